@@ -1,0 +1,46 @@
+# The two commands: `make run` serves the site on the embedded default (SQLite, in-memory
+# layers, demo users); `make test` runs every test. `make lint` runs ruff and mypy.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $(VENV)/.runtime $@
+
+run: $(VENV)/.runtime
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
+	@echo "Serving on http://$(HOST):$(PORT)/"
+	DEBUG=$${DEBUG:-1} $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application
+
+test: $(VENV)/.dev
+	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict games/engine
+
+format: $(VENV)/.dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.dev
+	$(BIN)/python -m games.engine.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Players and staff: the user model, sign-up, log in and out, profile."""

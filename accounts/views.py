@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from accounts.forms import ProfileForm, SignUpForm
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save(commit=False)
+        user.adult_confirmed_at = timezone.now()
+        user.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.public_name}!")
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your profile is saved.")
+        return redirect("accounts:profile")
+    return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+
+from rummysite.health import healthz
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,46 @@
+"""Fixtures for the Django tests: the personas as users."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.personas import PLAYERS, demo_password
+
+
+def make_user(username: str, *, staff: bool = False):  # type: ignore[no-untyped-def]
+    from accounts.models import User
+
+    user = User.objects.create_user(
+        username=username, password=demo_password(username), display_name=username.title()
+    )
+    if staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    return user
+
+
+@pytest.fixture
+def alice(db):  # type: ignore[no-untyped-def]
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):  # type: ignore[no-untyped-def]
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db):  # type: ignore[no-untyped-def]
+    return make_user("carol")
+
+
+@pytest.fixture
+def sam(db):  # type: ignore[no-untyped-def]
+    """The staff member."""
+    return make_user("sam", staff=True)
+
+
+@pytest.fixture
+def players(db):  # type: ignore[no-untyped-def]
+    """All six player personas, alice to frank."""
+    return [make_user(name) for name in PLAYERS]
