@@ -96,7 +96,7 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def one_pack() -> tuple[Card, ...]:
     """52 cards and one printed joker (R-CARD-1)."""
-    return tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14)) + (PRINTED_JOKER,)
+    return (*(Card(rank, suit) for suit in range(4) for rank in range(1, 14)), PRINTED_JOKER)
 
 
 def shoe(packs: int) -> tuple[Card, ...]:
@@ -120,8 +120,8 @@ class Jokers:
     13-card tables (R-DEAL-2, R-DEAL-3): printed jokers and every card of the wild rank; a
     printed-joker cut makes the Aces wild. 21-card tables (R-21-2) add the value cards: the
     value joker (the cut card itself, or ``AS`` for a printed-joker cut), the upper joker
-    (cut suit, one rank up, K wraps to A... an Ace cut gives upper ``2``) and the lower joker
-    (cut suit, one rank down; an Ace cut gives lower ``K``).
+    (cut suit, one rank up; a King cut gives upper ``A``) and the lower joker (cut suit, one
+    rank down; an Ace cut gives lower ``K``).
     """
 
     cut: Card
