@@ -9,4 +9,622 @@ CONTRACT (implemented by the engine work; other modules code against these names
         groups:      an arrangement achieving ``score`` (a valid declaration when
                      can_declare); cards of hand not in any group are left out, and
                      ``evaluate(variant, jokers, hand, groups).score == score``.
+
+How it works (and why it is exact)
+----------------------------------
+Every arrangement's losing score is one of three formulas (``T`` is the points of the hand):
+``T`` (no pure sequence), ``T - pure points`` (pure sequences only are excluded) and
+``T - grouped points`` (every valid group is excluded, once the hand has its pure sequence and
+second sequence, or three pure sequences on 21 cards). The lowest score is the lowest of:
+
+* ``T``;
+* ``T - best(pure)``: pure sequences and tunnelas never mix suits, so the most points they
+  can cover is found suit by suit (:func:`_suit_pure`);
+* ``T - best(all)`` with the sequence conditions met, found by a memoised search
+  (:class:`_Search`) over the cards in rank-major order. The lowest card left is either
+  deadwood, or in a set of its rank, or the lowest natural card of a sequence of its suit, or
+  a tunnela; a joker-type card that is lowest may instead be turned into a stand-in joker.
+  Stand-ins are counted, not named (any joker can stand in for any card), and may be
+  borrowed before the joker-type card that pays for them is reached.
+
+Why short melds are enough: a sequence of 6 or more cards splits into two valid sequences of
+3 to 5 (never fewer sequences, never less purity), except a 6-card pure sequence whose half
+would be exactly the 21-card marriage run (R-MELD-8), which is searched as it is. A set with
+a single natural card and two jokers does no better than a sequence of that card and the
+same jokers. Jokers left over go into a group of their own (three or more) or into a group
+that can take them; on 13 cards that is always possible once the hand holds two sequences.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from games.engine.cards import PRINTED_JOKER, Card, Jokers, check_copies, points
+from games.engine.melds import (
+    DECLARE_DUBLEES,
+    DECLARE_JOKER_GROUP,
+    DECLARE_PURE_21,
+    DECLARE_TUNNELAS,
+    LOSE_TWO_DUBLEES,
+    LOSE_TWO_JOKER_GROUP,
+    LOSE_TWO_SCORE,
+    MAX_SEQUENCE,
+)
+from games.engine.variants import Variant
+
+INF = 1 << 30
+PJ_INDEX = 52
+"""Card index: rank-major ``(rank - 1) * 4 + suit`` for 0..51, and 52 for the printed joker."""
+
+_DEAD, _CONVERT, _SET, _PURE, _IMPURE, _TUNNELA = range(6)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The lowest losing score of a hand, whether it can declare, and an arrangement achieving both."""
+
+    score: int
+    can_declare: bool
+    groups: tuple[tuple[Card, ...], ...]
+
+
+def _index(card: Card) -> int:
+    return PJ_INDEX if card.rank == 0 else (card.rank - 1) * 4 + card.suit
+
+
+def _card(index: int) -> Card:
+    return PRINTED_JOKER if index == PJ_INDEX else Card(index // 4 + 1, index % 4)
+
+
+def _indices(delta: int) -> list[int]:
+    """The card indices of a packed count vector, one entry per copy."""
+    out: list[int] = []
+    index = 0
+    while delta:
+        count = delta & 3
+        out.extend([index] * count)
+        delta >>= 2
+        index += 1
+    return out
+
+
+_CARDS = tuple(_card(index) for index in range(53))
+
+
+@dataclass(slots=True)
+class _Tables:
+    """Per-deal facts about each card index (cached: a deal has one set of jokers)."""
+
+    points21: bool
+    joker_type: list[bool]
+    wild: list[bool]
+    weight: list[int]
+    marriage: int
+    """The 21-card marriage run (lower, value and upper joker) as packed counts, or 0."""
+    marriage_ranks: tuple[int, int, int, int]
+    """Per suit: the marriage run as a rank bitmask (an Ace above the King is bit 14), or 0."""
+    suit_weights: tuple[tuple[int, ...], ...]
+
+
+@lru_cache(maxsize=512)
+def _tables(jokers: Jokers, points21: bool) -> _Tables:
+    marriage = 0
+    marriage_ranks = [0, 0, 0, 0]
+    if points21 and jokers.value_joker and jokers.lower and jokers.upper:
+        trio = (jokers.lower, jokers.value_joker, jokers.upper)
+        for card in trio:
+            marriage += 1 << (2 * _index(card))
+        bits = {1 << card.rank for card in trio}
+        if 1 << 1 in bits and 1 << 13 in bits:  # Q K A: the Ace sits above the King
+            bits = {1 << 14 if bit == 1 << 1 else bit for bit in bits}
+        marriage_ranks[jokers.value_joker.suit] = sum(bits)
+    suit_weights = tuple(
+        tuple([0] + [points(Card(rank, suit), jokers) for rank in range(1, 14)]) for suit in range(4)
+    )
+    return _Tables(
+        points21=points21,
+        joker_type=[jokers.is_joker(card) for card in _CARDS],
+        wild=[jokers.is_wild(card) for card in _CARDS],
+        weight=[points(card, jokers) for card in _CARDS],
+        marriage=marriage,
+        marriage_ranks=(marriage_ranks[0], marriage_ranks[1], marriage_ranks[2], marriage_ranks[3]),
+        suit_weights=suit_weights,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Pure sequences suit by suit (the "only pure sequences are excluded" formula).
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_pure(counts: tuple[int, ...], weights: tuple[int, ...], marriage: int, points21: bool) -> int:
+    """The most points pure sequences (and tunnelas) can cover in one suit.
+
+    ``counts``/``weights`` are indexed by rank 1..13 (index 0 unused); ``marriage`` is a
+    bitmask of ranks (bit 1 << rank, the Ace also as bit 1 << 14) forming the forbidden 21-card
+    marriage run, or 0.
+    """
+    low = next((rank for rank in range(1, 14) if counts[rank]), 0)
+    if not low:
+        return 0
+    best = 0
+    for take, covered in _suit_pure_moves(counts, weights, marriage, points21, low):
+        rest = list(counts)
+        for rank, copies in take:
+            rest[rank] -= copies
+        best = max(best, covered + _suit_pure(tuple(rest), weights, marriage, points21))
+    return best
+
+
+def _suit_pure_moves(
+    counts: tuple[int, ...], weights: tuple[int, ...], marriage: int, points21: bool, low: int
+) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    """Ways to use the lowest rank ``low`` of a suit: leave one copy, a tunnela, or a pure run."""
+    moves: list[tuple[tuple[tuple[int, int], ...], int]] = [(((low, 1),), 0)]
+    if points21 and counts[low] >= 3:
+        moves.append((((low, 3),), 3 * weights[low]))
+    longest = 6 if (points21 and marriage) else 5
+    directions = [1] if low != 1 else [1, -1]
+    for step in directions:
+        ranks = [low]
+        rank = low if step == 1 else 14
+        while len(ranks) < longest:
+            rank += step
+            if rank < 2 or rank > 13 or not counts[rank]:
+                break
+            ranks.append(rank)
+            if len(ranks) < 3:
+                continue
+            bits = [1 << (14 if (r == 1 and step == -1) else r) for r in ranks]
+            if len(ranks) == 3 and sum(bits) == marriage:
+                continue
+            if len(ranks) == 6 and marriage not in (sum(bits[:3]), sum(bits[3:])):
+                continue
+            moves.append((tuple((r, 1) for r in ranks), sum(weights[r] for r in ranks)))
+    return moves
+
+
+def _suit_pure_plan(
+    counts: tuple[int, ...], weights: tuple[int, ...], marriage: int, points21: bool
+) -> list[list[int]]:
+    """The groups (as lists of ranks) that achieve :func:`_suit_pure`."""
+    plan: list[list[int]] = []
+    while True:
+        target = _suit_pure(counts, weights, marriage, points21)
+        low = next((rank for rank in range(1, 14) if counts[rank]), 0)
+        if not low or target == 0:
+            return plan
+        for take, covered in _suit_pure_moves(counts, weights, marriage, points21, low):
+            rest = list(counts)
+            for rank, copies in take:
+                rest[rank] -= copies
+            if covered + _suit_pure(tuple(rest), weights, marriage, points21) == target:
+                if covered or len(take) > 1 or take[0][1] > 1:
+                    plan.append([rank for rank, copies in take for _ in range(copies)])
+                counts = tuple(rest)
+                break
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_pure_count(counts: tuple[int, ...], marriage: int, points21: bool) -> int:
+    """The most disjoint pure sequences (and tunnelas) one suit can make."""
+    low = next((rank for rank in range(1, 14) if counts[rank]), 0)
+    if not low:
+        return 0
+    zero = (0,) * 14
+    best = 0
+    for take, _ in _suit_pure_moves(counts, zero, marriage, points21, low):
+        rest = list(counts)
+        for rank, copies in take:
+            rest[rank] -= copies
+        gain = 0 if (len(take) == 1 and take[0][1] == 1) else 1
+        best = max(best, gain + _suit_pure_count(tuple(rest), marriage, points21))
+    return best
+
+
+# --------------------------------------------------------------------------------------------
+# The full search.
+
+
+@dataclass(slots=True)
+class _Meld:
+    kind: int
+    naturals: list[int]
+    stand_ins: int
+
+
+class _Search:
+    """Memoised search over packed card counts (2 bits per card index, rank-major)."""
+
+    def __init__(self, tables: _Tables, start: int, per_index: list[int]) -> None:
+        self.points21 = tables.points21
+        self.joker_type = tables.joker_type
+        self.wild = tables.wild
+        self.weight = tables.weight
+        self.marriage = tables.marriage
+        self.move_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self.start = start
+        after = [0] * 54
+        for index in range(52, -1, -1):
+            after[index] = after[index + 1] + (per_index[index] if self.joker_type[index] else 0)
+        self.jokers_after = after
+        self.memo: dict[tuple[int, int, int, int, int], int] = {}
+        self.choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
+        self.decl_memo: dict[tuple[int, int, int, int, int], bool] = {}
+        self.decl_choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
+
+    # -- candidate melds for the lowest card ----------------------------------------------
+
+    def moves(self, index: int, x: int) -> list[tuple[int, int, int]]:
+        """(kind, packed cards taken, stand-ins used) for the lowest card ``index`` of ``x``."""
+        rank0 = index >> 2
+        suit = index & 3
+        # Only the neighbourhood the melds can reach matters: this rank and the next five
+        # (and, for an Ace, the top ranks of the suit).
+        window = (x >> (2 * index)) & ((1 << 48) - 1)
+        high = (x >> 64) if rank0 == 0 else 0
+        key = (index, window | (high << 48))
+        cached = self.move_cache.get(key)
+        if cached is not None:
+            return cached
+        out = self._moves(index, x, rank0, suit)
+        self.move_cache[key] = out
+        return out
+
+    def _count(self, x: int, index: int) -> int:
+        return (x >> (2 * index)) & 3
+
+    def _moves(self, index: int, x: int, rank0: int, suit: int) -> list[tuple[int, int, int]]:
+        one = 1 << (2 * index)
+        count = self._count(x, index)
+        joker_type = self.joker_type[index]
+        out: list[tuple[int, int, int]] = []
+        if self.points21 and count >= 3:
+            out.append((_TUNNELA, 3 * one, 0))
+        if index == PJ_INDEX:
+            out.append((_CONVERT, one, 0))
+            return out
+        # Pure runs: upwards, and for an Ace also downwards from the top (Q K A).
+        longest = 6 if self.marriage else 5
+        ranks_up = list(range(rank0 + 1, 13))
+        paths = [ranks_up] if rank0 else [ranks_up, [12, 11, 10, 9, 8]]
+        for path in paths:
+            run = [one]
+            for rank in path:
+                if len(run) == longest:
+                    break
+                other = rank * 4 + suit
+                if not self._count(x, other):
+                    break
+                run.append(1 << (2 * other))
+                if len(run) < 3:
+                    continue
+                taken = sum(run)
+                if len(run) == 3 and taken == self.marriage:
+                    continue
+                if len(run) == 6 and self.marriage not in (sum(run[:3]), sum(run[3:])):
+                    continue
+                out.append((_PURE, taken, 0))
+        if joker_type:
+            out.append((_CONVERT, one, 0))
+            return out
+        # Sets: other suits of this rank (lower suits of this rank are gone already).
+        others = [
+            1 << (2 * (rank0 * 4 + other))
+            for other in range(suit + 1, 4)
+            if self._count(x, rank0 * 4 + other) and not self.joker_type[rank0 * 4 + other]
+        ]
+        for a, first in enumerate(others):
+            out.append((_SET, one + first, 1))
+            for b in range(a + 1, len(others)):
+                out.append((_SET, one + first + others[b], 0))
+        if len(others) == 3:
+            out.append((_SET, one + sum(others), 0))
+        # Impure runs: this card is the lowest natural; naturals of the suit within 4 ranks.
+        for path in paths:
+            near = []
+            for step, rank in enumerate(path[:4], start=1):
+                other = rank * 4 + suit
+                if self._count(x, other) and not self.joker_type[other]:
+                    near.append((step, 1 << (2 * other)))
+            for mask in range(1 << len(near)):
+                if path is not ranks_up and mask == 0:
+                    continue  # the Ace with two stand-ins was already offered going up
+                taken = one
+                top = 0
+                size = 1
+                for bit, (step, packed) in enumerate(near):
+                    if mask >> bit & 1:
+                        taken += packed
+                        top = step
+                        size += 1
+                stand_ins = max(3, top + 1) - size
+                if stand_ins >= 1:
+                    out.append((_IMPURE, taken, stand_ins))
+        out.append((_DEAD, one, 0))
+        return out
+
+    # -- losing score: fewest deadwood points with the sequence conditions met --------------
+
+    def deadwood(self, x: int, spare: int, pure: int, seqs: int, wild_spare: int) -> int:
+        """Fewest deadwood points of ``x`` needing ``pure`` more pure and ``seqs`` more sequences.
+
+        ``spare`` counts stand-in jokers in hand (negative: borrowed); ``wild_spare`` is 1 once a
+        wild card has been turned into a stand-in (a group of them can be a sequence, R-MELD-6).
+        """
+        if not x:
+            if spare < 0:
+                return INF
+            if not pure and not seqs:
+                return 0
+            if not pure and seqs == 1 and spare >= 3 and wild_spare:
+                return 0
+            return INF
+        key = (x, spare, pure, seqs, wild_spare)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        index = ((x & -x).bit_length() - 1) >> 1
+        best = INF
+        choice = (0, 0, 0)
+        if spare + self.jokers_after[index] >= 0:
+            for kind, taken, stand_ins in self.moves(index, x):
+                if stand_ins > spare + self.jokers_after[index]:
+                    continue
+                rest = x - taken
+                if kind == _DEAD:
+                    value = self.weight[index] + self.deadwood(rest, spare, pure, seqs, wild_spare)
+                elif kind == _CONVERT:
+                    value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index])
+                elif kind in (_PURE, _TUNNELA):
+                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare)
+                elif kind == _IMPURE:
+                    value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare)
+                else:
+                    value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare)
+                if value < best:
+                    best = value
+                    choice = (kind, taken, stand_ins)
+                    if not best:
+                        break
+        self.memo[key] = best
+        self.choice[key] = choice
+        return best
+
+    # -- 21-card declaration with pure sequences (R-21-3 a) -----------------------------------
+
+    def declares(self, x: int, spare: int, runs: int, tunnelas: int, room: int) -> bool:
+        """Whether ``x`` and ``spare`` stand-ins group completely with three pure sequences.
+
+        ``runs``/``tunnelas`` count the pure sequences made so far (capped), ``room`` how many
+        leftover jokers the groups made so far can still take (capped at 2).
+        """
+        if not x:
+            if spare < 0 or runs + tunnelas < DECLARE_PURE_21:
+                return False
+            spare_run = runs >= 1 and runs + tunnelas > DECLARE_PURE_21
+            return spare == 0 or spare >= 3 or room >= spare or spare_run
+        key = (x, spare, runs, tunnelas, room)
+        found = self.decl_memo.get(key)
+        if found is not None:
+            return found
+        index = ((x & -x).bit_length() - 1) >> 1
+        result = False
+        choice = (0, 0, 0)
+        if spare + self.jokers_after[index] >= 0:
+            for kind, taken, stand_ins in self.moves(index, x):
+                if kind == _DEAD or stand_ins > spare + self.jokers_after[index]:
+                    continue
+                rest = x - taken
+                if kind == _CONVERT:
+                    ok = self.declares(rest, spare + 1, runs, tunnelas, room)
+                elif kind == _PURE:
+                    ok = self.declares(rest, spare, min(runs + 1, 4), tunnelas, room)
+                elif kind == _TUNNELA:
+                    ok = self.declares(rest, spare, runs, min(tunnelas + 1, 4), room)
+                elif kind == _IMPURE:
+                    ok = self.declares(rest, spare - stand_ins, runs, tunnelas, 2)
+                else:
+                    three = _card_count(taken) + stand_ins == 3
+                    ok = self.declares(rest, spare - stand_ins, runs, tunnelas, min(room + three, 2))
+                if ok:
+                    result = True
+                    choice = (kind, taken, stand_ins)
+                    break
+        self.decl_memo[key] = result
+        self.decl_choice[key] = choice
+        return result
+
+    # -- following the choices back to melds ------------------------------------------------
+
+    def path(
+        self, pure: int, seqs: int, *, declare: bool = False
+    ) -> tuple[list[_Meld], list[int], int, bool]:
+        """Melds, stand-in cards and leftover stand-ins along the best choices from the start."""
+        x, spare, wild_spare = self.start, 0, 0
+        runs = tunnelas = room = 0
+        melds: list[_Meld] = []
+        converted: list[int] = []
+        while x:
+            index = ((x & -x).bit_length() - 1) >> 1
+            if declare:
+                kind, taken, stand_ins = self.decl_choice[(x, spare, runs, tunnelas, room)]
+            else:
+                kind, taken, stand_ins = self.choice[(x, spare, pure, seqs, wild_spare)]
+            x -= taken
+            if kind == _CONVERT:
+                converted.append(index)
+                spare += 1
+                wild_spare |= self.wild[index]
+                continue
+            if kind != _DEAD:
+                melds.append(_Meld(kind, _indices(taken), stand_ins))
+            spare -= stand_ins
+            if kind in (_PURE, _TUNNELA):
+                pure, seqs = max(pure - 1, 0), max(seqs - 1, 0)
+                runs = min(runs + (kind == _PURE), 4)
+                tunnelas = min(tunnelas + (kind == _TUNNELA), 4)
+            elif kind == _IMPURE:
+                seqs = max(seqs - 1, 0)
+                room = 2
+            elif kind == _SET and len(_indices(taken)) + stand_ins == 3:
+                room = min(room + 1, 2)
+        joker_sequence = bool(seqs) and not declare
+        return melds, converted, spare, joker_sequence
+
+
+def _card_count(packed: int) -> int:
+    total = 0
+    while packed:
+        total += packed & 3
+        packed >>= 2
+    return total
+
+
+# --------------------------------------------------------------------------------------------
+# Putting it together.
+
+
+def _stand_in_order(jokers: Jokers, indices: list[int]) -> list[Card]:
+    """Stand-in jokers, printed jokers first so wild cards are kept for a group of jokers."""
+    cards = [_card(index) for index in indices]
+    return sorted(cards, key=lambda card: (jokers.is_wild(card), card))
+
+
+def _build(melds: list[_Meld], stand_ins: list[Card]) -> tuple[list[tuple[int, list[Card]]], list[Card]]:
+    """Melds as (kind, cards) with their stand-in jokers; returns also the jokers left over."""
+    pool = list(stand_ins)
+    built: list[tuple[int, list[Card]]] = []
+    for meld in melds:
+        cards = [_card(index) for index in meld.naturals]
+        cards.extend(pool[: meld.stand_ins])
+        del pool[: meld.stand_ins]
+        built.append((meld.kind, cards))
+    return built, pool
+
+
+def _same_groups(per_index: list[int], size: int) -> list[tuple[Card, ...]]:
+    """Groups of ``size`` identical cards (tunnelas or dublees), as many as the hand holds."""
+    return [(_CARDS[index],) * size for index, count in enumerate(per_index) for _ in range(count // size)]
+
+
+def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int | None = None) -> Solution:
+    """The lowest losing score of ``hand`` over every arrangement, and one arrangement achieving it.
+
+    Exact (R-SHOW-5): see the module docstring. ``packs`` (default: the variant's) bounds how
+    many copies of a card the hand may hold (a CardError otherwise).
+    """
+    cards = list(hand)
+    check_copies(cards, variant.default_packs if packs is None else packs)
+    points21 = variant.is_points21
+    tables = _tables(jokers, points21)
+    per_index = [0] * 53
+    start = 0
+    for card in cards:
+        index = PJ_INDEX if card.rank == 0 else (card.rank - 1) * 4 + card.suit
+        per_index[index] += 1
+        start += 1 << (2 * index)
+    weight = tables.weight
+    joker_type = tables.joker_type
+    total = sum(weight[index] * count for index, count in enumerate(per_index))
+    joker_count = sum(count for index, count in enumerate(per_index) if joker_type[index])
+    pairs = sum(count // 2 for count in per_index)
+
+    # 21-card declarations that need no search (R-21-3 b, c, d).
+    if points21:
+        if sum(count // 3 for count in per_index) >= DECLARE_TUNNELAS:
+            return Solution(0, True, tuple(_same_groups(per_index, 3)))
+        if pairs >= DECLARE_DUBLEES:
+            return Solution(0, True, tuple(_same_groups(per_index, 2)))
+        if joker_count >= DECLARE_JOKER_GROUP:
+            return Solution(0, True, (tuple(card for card in sorted(cards) if jokers.is_joker(card)),))
+
+    # Only pure sequences excluded: suit by suit.
+    suit_keys = [
+        ((0, *per_index[suit:52:4]), tables.suit_weights[suit], tables.marriage_ranks[suit], points21)
+        for suit in range(4)
+    ]
+    pure_best = sum(_suit_pure(*key) for key in suit_keys)
+    pure_count = sum(_suit_pure_count(key[0], key[2], points21) for key in suit_keys)
+    if points21 and per_index[PJ_INDEX] >= 3:
+        pure_count += 1
+
+    need_pure, need_seqs = (DECLARE_PURE_21, 0) if points21 else (1, 2)
+    search = _Search(tables, start, per_index)
+    full = INF
+    if pure_count >= need_pure:
+        full = search.deadwood(start, 0, need_pure, need_seqs, 0)
+    normal = min(total - pure_best, full)
+
+    can_declare = full == 0 and (not points21 or search.declares(start, 0, 0, 0, 0))
+    if can_declare:
+        return Solution(0, True, tuple(_declaration(variant, jokers, search, need_pure, need_seqs)))
+
+    score = normal
+    if points21 and (pairs >= LOSE_TWO_DUBLEES or joker_count >= LOSE_TWO_JOKER_GROUP):
+        score = min(score, LOSE_TWO_SCORE)
+    score = min(score, variant.full_count)
+
+    groups: list[tuple[Card, ...]] = []
+    if score < normal and score == LOSE_TWO_SCORE:
+        if pairs >= LOSE_TWO_DUBLEES:
+            groups = _same_groups(per_index, 2)
+        else:
+            groups = [tuple(card for card in sorted(cards) if jokers.is_joker(card))]
+    elif full == normal:
+        groups = _full_arrangement(jokers, search, need_pure, need_seqs)
+    elif pure_best:
+        for suit, key in enumerate(suit_keys):
+            for ranks in _suit_pure_plan(*key):
+                groups.append(tuple(Card(rank, suit) for rank in ranks))
+    return Solution(score, False, tuple(groups))
+
+
+def _full_arrangement(jokers: Jokers, search: _Search, pure: int, seqs: int) -> list[tuple[Card, ...]]:
+    """The groups of the best "every valid group excluded" arrangement (not a declaration)."""
+    melds, converted, _, joker_sequence = search.path(pure, seqs)
+    built, left = _build(melds, _stand_in_order(jokers, converted))
+    if joker_sequence or len(left) >= 3:
+        built.append((_SET, left))
+    elif left:
+        for kind, cards in built:
+            if kind == _IMPURE and len(cards) + len(left) <= MAX_SEQUENCE:
+                cards.extend(left)
+                break
+    return [tuple(cards) for _, cards in built if cards]
+
+
+def _declaration(
+    variant: Variant, jokers: Jokers, search: _Search, pure: int, seqs: int
+) -> list[tuple[Card, ...]]:
+    """A valid declaration (R-DECL-2 / R-21-3 a): the search's melds with every joker placed."""
+    if variant.is_points21:
+        melds, converted, _, _ = search.path(pure, seqs, declare=True)
+    else:
+        melds, converted, _, joker_sequence = search.path(pure, seqs)
+        if joker_sequence:
+            built, left = _build(melds, _stand_in_order(jokers, converted))
+            built.append((_IMPURE, left))
+            return [tuple(cards) for _, cards in built]
+    built, left = _build(melds, _stand_in_order(jokers, converted))
+    if not left:
+        return [tuple(cards) for _, cards in built]
+    if len(left) >= 3 and variant.is_points21:
+        built.append((_SET, left))
+        return [tuple(cards) for _, cards in built]
+    # One or two (13-card: any number of) jokers go into a group that can take them.
+    takers = [entry for entry in built if entry[0] == _IMPURE]
+    pures = [entry for entry in built if entry[0] in (_PURE, _TUNNELA)]
+    pure_runs = [entry for entry in built if entry[0] == _PURE]
+    need = DECLARE_PURE_21 if variant.is_points21 else 1
+    if not takers and pure_runs and len(pures) > need:
+        takers = pure_runs[:1]
+    if takers:
+        takers[0][1].extend(left)
+    else:
+        sets = [entry for entry in built if entry[0] == _SET and len(entry[1]) == 3]
+        for (_, cards), joker in zip(sets, left, strict=False):
+            cards.append(joker)
+    return [tuple(cards) for _, cards in built]

@@ -1,0 +1,1050 @@
+"""One table across deals: seating, the game of pool rummy or 21-card deals, and money intents.
+
+``apply(state, command) -> Progress(state, events, money)``: pure, like :func:`games.engine.deal.apply`.
+The server stores the new state, publishes the events and performs the money intents through
+the wallet in the same transaction. Time and seeds come in with the commands; deadlines are
+data (:attr:`TableState.deadline_ms`, :attr:`TableState.waiting_for`), and a :class:`Timeout`
+applies only once its deadline has passed.
+
+Phases: ``waiting`` (seating before the game; a countdown once enough players sit),
+``playing`` (a deal runs), ``between`` (a deal is over: rejoin window, split offer, or a pause
+in which 21-card players may leave), ``finished`` and ``cancelled``. When the state says
+``waiting_for == "deal"`` the server applies :class:`NextDeal` with fresh seeds at once.
+
+Decisions beyond RULES.md:
+
+- Pool tables charge the entry fee on joining; a player who leaves before the start is
+  refunded and cannot join that same table again (the fee's idempotency is per table and user).
+- A player who leaves a running game (R-MONEY-5) is out of the game at once, like an eliminated
+  player; in the running deal they are dropped on their next turn (before drawing), and are
+  scored as the deal scores them. Their fee stays in the pool.
+- A 21-card seat holds exactly 200 x point value on joining (R-21-8); a player whose held
+  balance falls below that is stood up (and paid out) before the next deal.
+- A manual split offer (R-POOL-6) is withdrawn when any player declines; a rejoin changes who
+  remains, so the offer is recomputed and earlier answers are cleared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+from games.engine import deal as deals
+from games.engine import pool
+from games.engine.actions import (
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    Finish,
+    IllegalAction,
+    PlayerAction,
+    SaveGrouping,
+    Show,
+    action_from_json,
+    action_to_json,
+)
+from games.engine.actions import Timeout as DealTimeout
+from games.engine.deal import DealState, Timing
+from games.engine.events import Event
+from games.engine.toss import next_dealer, seating_after_leaving, toss
+from games.engine.variants import Variant
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+SEAT_HOLD_POINTS = 200
+"""R-21-8: a 21-card seat holds this many points of balance."""
+
+
+class Phase(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    BETWEEN = "between"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Status(StrEnum):
+    """A player's standing at the table."""
+
+    SEATED = "seated"
+    """Sitting, waiting for the game (pool) or the next deal (21-card) to start."""
+    IN = "in"
+    """In the game: plays the next deal."""
+    ELIMINATED = "eliminated"
+    LEFT = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The table's settings (a staff-defined template), money in paise, time in ms."""
+
+    seats: int = 6
+    entry_fee: int = 0
+    """Pool: the entry fee. 21-card: unused."""
+    point_value: int = 0
+    """21-card: paise per point. Pool: unused."""
+    rake_percent: int = 10
+    timing: Timing = deals.DEFAULT_TIMING
+    rejoin_ms: int = 20_000
+    start_ms: int = 10_000
+    """The countdown once enough players sit."""
+    between_ms: int = 5_000
+    """The pause after a deal when nothing is to be decided."""
+    wait_ms: int = 600_000
+    """A table with fewer than two players this long after opening is cancelled (R-MONEY-4)."""
+    packs: int | None = None
+    fee_limit: int = pool.FEE_LIMIT
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.seats <= MAX_PLAYERS:
+            raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {self.seats}")
+
+    @property
+    def seat_hold(self) -> int:
+        return SEAT_HOLD_POINTS * self.point_value
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    status: Status = Status.SEATED
+    score: int = 0
+    """Pool: the game total. 21-card: unused."""
+    rejoins: int = 0
+    auto_drop: bool = False
+    """R-DROP-4: dropped from every deal that starts while this is on."""
+    held: int = 0
+    """21-card: the balance held on the seat, in paise."""
+
+    @property
+    def in_game(self) -> bool:
+        return self.status is Status.IN
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetAutoDrop:
+    """``on=True``: auto drop from the next deal; ``on=False``: "I'm back" from the next deal (R-DROP-4)."""
+
+    player: str
+    on: bool
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoin:
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSplit:
+    player: str
+    accept: bool
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """Start the next deal (the first one starts the game); applied when ``waiting_for == "deal"``."""
+
+    at: int
+    seed: bytes
+    toss_seed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """Apply the table's deadline: a missed move or show in the deal, the end of a countdown,
+    a rejoin window or a pause. Refused before the deadline (``not_expired``)."""
+
+    at: int
+
+
+Command: TypeAlias = Join | Leave | SetAutoDrop | Rejoin | AnswerSplit | NextDeal | Timeout | PlayerAction
+
+
+# --- money intents --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeEntry:
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RefundEntry:
+    """Give a player who left before the start their entry fee back."""
+
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RefundAll:
+    """R-MONEY-4: the game never started; every fee back, the pool closed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeRejoin:
+    player: str
+    amount: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class PayWinner:
+    player: str
+    prize: int
+    """The prize pool less the rake, as the table counts it."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaySplit:
+    players: tuple[str, ...]
+    amounts: tuple[int, ...]
+    drops_left: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HoldSeat:
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseSeat:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settle21:
+    deal_number: int
+    transfers: tuple[tuple[str, str, int], ...]
+    """(payer, payee, points)."""
+
+
+Money: TypeAlias = (
+    ChargeEntry
+    | RefundEntry
+    | RefundAll
+    | ChargeRejoin
+    | PayWinner
+    | PaySplit
+    | HoldSeat
+    | ReleaseSeat
+    | Settle21
+)
+
+
+# --- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    variant: Variant
+    rules: Rules
+    phase: Phase
+    opened_ms: int
+    now_ms: int
+    players: tuple[Player, ...] = ()
+    """In seating order once the game has started (the last toss), else in joining order."""
+    deal: DealState | None = None
+    deal_number: int = 0
+    started: int = 0
+    """Pool: players when the game started (R-POOL-6, R-POOL-7)."""
+    prize_pool: int = 0
+    need_toss: bool = True
+    seating: tuple[str, ...] = ()
+    dealer: str | None = None
+    first: str | None = None
+    since_ms: int = 0
+    """When the current wait (countdown, rejoin window, pause) began."""
+    countdown: bool = False
+    """WAITING: enough players sit and the start countdown runs (or is over: ready)."""
+    ready: bool = False
+    """The next deal is due: the server applies NextDeal now."""
+    rejoin_open: tuple[str, ...] = ()
+    split_offer: bool = False
+    split_accepted: tuple[str, ...] = ()
+    winner: str | None = None
+    payouts: tuple[tuple[str, int], ...] = ()
+    """Pool: who was paid what when the game ended."""
+    history: tuple[dict[str, Any], ...] = field(default=())
+    """Finished deals of this game in brief (number, winner, scores)."""
+
+    @property
+    def is_pool(self) -> bool:
+        return not self.variant.is_points21
+
+    def player(self, name: str) -> Player:
+        for player in self.players:
+            if player.name == name:
+                return player
+        raise IllegalAction("not_at_table", f"{name} is not at this table")
+
+    def has(self, name: str) -> bool:
+        return any(player.name == name for player in self.players)
+
+    @property
+    def seated(self) -> tuple[Player, ...]:
+        """Players present at the table (not left, not eliminated)."""
+        return tuple(p for p in self.players if p.status in (Status.SEATED, Status.IN))
+
+    @property
+    def remaining(self) -> tuple[Player, ...]:
+        """Pool: the players still in the game."""
+        return tuple(p for p in self.players if p.status is Status.IN)
+
+    @property
+    def deadline_ms(self) -> int | None:
+        if self.phase is Phase.PLAYING:
+            assert self.deal is not None
+            return self.deal.deadline_ms
+        if self.phase is Phase.WAITING:
+            if self.ready:
+                return None
+            if self.countdown:
+                return self.since_ms + self.rules.start_ms
+            return self.opened_ms + self.rules.wait_ms
+        if self.phase is Phase.BETWEEN:
+            if self.ready:
+                return None
+            decisions = self.rejoin_open or self.split_offer
+            return self.since_ms + (self.rules.rejoin_ms if decisions else self.rules.between_ms)
+        return None
+
+    @property
+    def waiting_for(self) -> str:
+        """What the table waits for: players, countdown, deal (start one now), move, decisions,
+        pause, or nothing (over)."""
+        if self.phase is Phase.PLAYING:
+            return "move"
+        if self.phase in (Phase.WAITING, Phase.BETWEEN) and self.ready:
+            return "deal"
+        if self.phase is Phase.WAITING:
+            return "countdown" if self.countdown else "players"
+        if self.phase is Phase.BETWEEN:
+            return "decisions" if (self.rejoin_open or self.split_offer) else "pause"
+        return ""
+
+    def drops_left(self, players: Sequence[Player]) -> tuple[int, ...]:
+        return tuple(pool.drops_remaining(self.variant, p.score) for p in players)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": dataclasses.asdict(self.variant),
+            "rules": {**dataclasses.asdict(self.rules), "timing": dataclasses.asdict(self.rules.timing)},
+            "phase": self.phase.value,
+            "opened_ms": self.opened_ms,
+            "now_ms": self.now_ms,
+            "players": [{**dataclasses.asdict(p), "status": p.status.value} for p in self.players],
+            "deal": None if self.deal is None else self.deal.to_json(),
+            "deal_number": self.deal_number,
+            "started": self.started,
+            "prize_pool": self.prize_pool,
+            "need_toss": self.need_toss,
+            "seating": list(self.seating),
+            "dealer": self.dealer,
+            "first": self.first,
+            "since_ms": self.since_ms,
+            "countdown": self.countdown,
+            "ready": self.ready,
+            "rejoin_open": list(self.rejoin_open),
+            "split_offer": self.split_offer,
+            "split_accepted": list(self.split_accepted),
+            "winner": self.winner,
+            "payouts": [list(item) for item in self.payouts],
+            "history": list(self.history),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableState:
+        rules = dict(data["rules"])
+        rules["timing"] = Timing(**rules["timing"])
+        return cls(
+            variant=Variant(**data["variant"]),
+            rules=Rules(**rules),
+            phase=Phase(data["phase"]),
+            opened_ms=int(data["opened_ms"]),
+            now_ms=int(data["now_ms"]),
+            players=tuple(Player(**{**p, "status": Status(p["status"])}) for p in data["players"]),
+            deal=None if data["deal"] is None else DealState.from_json(data["deal"]),
+            deal_number=int(data["deal_number"]),
+            started=int(data["started"]),
+            prize_pool=int(data["prize_pool"]),
+            need_toss=bool(data["need_toss"]),
+            seating=tuple(data["seating"]),
+            dealer=data["dealer"],
+            first=data["first"],
+            since_ms=int(data["since_ms"]),
+            countdown=bool(data["countdown"]),
+            ready=bool(data["ready"]),
+            rejoin_open=tuple(data["rejoin_open"]),
+            split_offer=bool(data["split_offer"]),
+            split_accepted=tuple(data["split_accepted"]),
+            winner=data["winner"],
+            payouts=tuple((str(name), int(amount)) for name, amount in data["payouts"]),
+            history=tuple(data["history"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What a command did: the new state, the events to publish, the money to move."""
+
+    state: TableState
+    events: tuple[Event, ...]
+    money: tuple[Money, ...] = ()
+    deal_over: DealState | None = None
+    """The deal that ended with this command, if one did (for the deal's history)."""
+    deal_started: DealState | None = None
+
+
+def open_table(variant: Variant, rules: Rules, now_ms: int) -> TableState:
+    """A new, empty table waiting for players."""
+    if variant.is_points21 and rules.point_value <= 0:
+        raise ValueError("a 21-card table needs a point value")
+    return TableState(variant=variant, rules=rules, phase=Phase.WAITING, opened_ms=now_ms, now_ms=now_ms)
+
+
+# --- apply ----------------------------------------------------------------------------------
+
+
+class _Out:
+    """Collects events and money while a command is applied."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.money: list[Money] = []
+        self.deal_over: DealState | None = None
+        self.deal_started: DealState | None = None
+
+    def done(self, state: TableState) -> Progress:
+        return Progress(state, tuple(self.events), tuple(self.money), self.deal_over, self.deal_started)
+
+
+def apply(state: TableState, command: Command) -> Progress:
+    """Apply one command; an :class:`IllegalAction` (or InvalidAction) if it cannot be."""
+    if command.at < state.now_ms:
+        raise IllegalAction(
+            "time_went_back", f"the command is dated {command.at} ms, before {state.now_ms} ms"
+        )
+    out = _Out()
+    if isinstance(command, Join):
+        new = _join(state, command, out)
+    elif isinstance(command, Leave):
+        new = _leave(state, command, out)
+    elif isinstance(command, SetAutoDrop):
+        new = _set_auto_drop(state, command, out)
+    elif isinstance(command, Rejoin):
+        new = _rejoin(state, command, out)
+    elif isinstance(command, AnswerSplit):
+        new = _answer_split(state, command, out)
+    elif isinstance(command, NextDeal):
+        new = _next_deal(state, command, out)
+    elif isinstance(command, Timeout):
+        new = _timeout(state, command, out)
+    else:
+        new = _move(state, command, out)
+    return out.done(replace(new, now_ms=max(new.now_ms, command.at)))
+
+
+def _with_player(state: TableState, player: Player) -> TableState:
+    return replace(state, players=tuple(player if p.name == player.name else p for p in state.players))
+
+
+def _rewait(state: TableState, at: int) -> TableState:
+    """WAITING: start or stop the countdown as the number of seated players changes."""
+    enough = len(state.seated) >= MIN_PLAYERS
+    if enough and not state.countdown:
+        return replace(state, countdown=True, since_ms=at, ready=len(state.seated) >= state.rules.seats)
+    if not enough:
+        return replace(
+            state, countdown=False, ready=False, opened_ms=at if not state.seated else state.opened_ms
+        )
+    if len(state.seated) >= state.rules.seats:
+        return replace(state, ready=True)
+    return state
+
+
+def _join(state: TableState, command: Join, out: _Out) -> TableState:
+    name = command.player
+    if state.phase in (Phase.FINISHED, Phase.CANCELLED):
+        raise IllegalAction("table_closed", "this table is closed")
+    if state.is_pool and state.phase is not Phase.WAITING:
+        raise IllegalAction("game_running", "this pool game has already started")
+    if state.has(name):
+        if state.player(name).status is Status.LEFT and state.is_pool:
+            raise IllegalAction("left_table", "you left this table: join another one")
+        if state.player(name).status is not Status.LEFT:
+            raise IllegalAction("already_seated", "you are already at this table")
+    if len(state.seated) >= state.rules.seats:
+        raise IllegalAction("table_full", "every seat at this table is taken")
+    players = tuple(p for p in state.players if p.name != name)
+    if state.is_pool:
+        out.money.append(ChargeEntry(name, state.rules.entry_fee))
+        new = Player(name)
+        state = replace(state, players=(*players, new), prize_pool=state.prize_pool + state.rules.entry_fee)
+    else:
+        out.money.append(HoldSeat(name, state.rules.seat_hold))
+        state = replace(state, players=(*players, Player(name, held=state.rules.seat_hold)), need_toss=True)
+    out.events.append(Event("joined", {"player": name, "seats": [p.name for p in state.seated]}))
+    if state.phase is Phase.WAITING:
+        state = _rewait(state, command.at)
+    return state
+
+
+def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
+    name = command.player
+    player = state.player(name)
+    if player.status is Status.LEFT:
+        raise IllegalAction("already_left", "you have left this table")
+    if state.phase in (Phase.FINISHED, Phase.CANCELLED):
+        raise IllegalAction("table_closed", "this table is closed")
+    left = replace(player, status=Status.LEFT)
+    out.events.append(
+        Event("left", {"player": name, "forfeit": state.is_pool and state.phase is not Phase.WAITING})
+    )
+    if state.phase is Phase.WAITING:
+        if state.is_pool:
+            out.money.append(RefundEntry(name, state.rules.entry_fee))
+            state = replace(state, prize_pool=state.prize_pool - state.rules.entry_fee)
+        else:
+            out.money.append(ReleaseSeat(name))
+        return _rewait(_with_player(state, left), command.at)
+    # 21-card: a seat in the running deal is settled with it before it is released.
+    in_running_deal = state.phase is Phase.PLAYING and state.deal is not None and name in state.deal.players
+    state = _with_player(state, left)
+    if not state.is_pool and not in_running_deal:
+        out.money.append(ReleaseSeat(name))
+    state = replace(state, rejoin_open=tuple(n for n in state.rejoin_open if n != name))
+    if state.phase is Phase.PLAYING:
+        return _auto_drops(state, command.at, out)
+    if state.is_pool and state.phase is Phase.BETWEEN:
+        return _after_standings(state, command.at, out, recheck_split=True)
+    if not state.is_pool and state.phase is Phase.BETWEEN and len(state.seated) < MIN_PLAYERS:
+        return replace(state, ready=False)
+    return state
+
+
+def _set_auto_drop(state: TableState, command: SetAutoDrop, out: _Out) -> TableState:
+    player = state.player(command.player)
+    if player.status not in (Status.SEATED, Status.IN):
+        raise IllegalAction("not_playing", "you are not playing at this table")
+    if player.auto_drop == command.on:
+        return state
+    out.events.append(Event("auto_drop" if command.on else "im_back", {"player": command.player}))
+    return _with_player(state, replace(player, auto_drop=command.on))
+
+
+def _rejoin(state: TableState, command: Rejoin, out: _Out) -> TableState:
+    name = command.player
+    player = state.player(name)
+    if not state.is_pool:
+        raise IllegalAction("rejoin_not_allowed", "there is no rejoin on 21-card tables")
+    if state.phase is not Phase.BETWEEN or name not in state.rejoin_open:
+        why = (
+            "the game has ended"
+            if state.phase is Phase.FINISHED
+            else "you may rejoin only right after the deal that eliminated you"
+        )
+        raise IllegalAction("rejoin_not_allowed", f"you cannot rejoin: {why}")
+    deadline = state.deadline_ms
+    if deadline is not None and command.at > deadline:
+        raise IllegalAction("rejoin_not_allowed", "you cannot rejoin: the rejoin time is over")
+    check = pool.rejoin_check(
+        state.variant,
+        entry_fee=state.rules.entry_fee,
+        rejoin_max_fee=state.rules.fee_limit,
+        scores_in_game=[p.score for p in state.remaining],
+    )
+    if not check.allowed or check.score is None:
+        raise IllegalAction("rejoin_not_allowed", f"you cannot rejoin: {check.reason}")
+    number = player.rejoins + 1
+    out.money.append(ChargeRejoin(name, state.rules.entry_fee, number))
+    out.events.append(Event("rejoined", {"player": name, "score": check.score, "rejoins": number}))
+    state = _with_player(state, replace(player, status=Status.IN, score=check.score, rejoins=number))
+    state = replace(
+        state,
+        prize_pool=state.prize_pool + state.rules.entry_fee,
+        rejoin_open=tuple(n for n in state.rejoin_open if n != name),
+    )
+    return _after_standings(state, command.at, out, recheck_split=True)
+
+
+def _answer_split(state: TableState, command: AnswerSplit, out: _Out) -> TableState:
+    name = command.player
+    player = state.player(name)
+    if state.phase is not Phase.BETWEEN or not state.split_offer:
+        raise IllegalAction("no_split_offer", "no split is on offer")
+    if not player.in_game:
+        raise IllegalAction("not_playing", "only players still in the game answer a split offer")
+    if not command.accept:
+        out.events.append(Event("split_declined", {"player": name}))
+        return replace(state, split_offer=False, split_accepted=())
+    accepted = tuple(dict.fromkeys((*state.split_accepted, name)))
+    out.events.append(Event("split_accepted", {"player": name}))
+    state = replace(state, split_accepted=accepted)
+    if set(accepted) >= {p.name for p in state.remaining}:
+        return _end_with_split(state, command.at, out, manual=True)
+    return state
+
+
+def _next_deal(state: TableState, command: NextDeal, out: _Out) -> TableState:
+    if state.phase not in (Phase.WAITING, Phase.BETWEEN) or not state.ready:
+        raise IllegalAction("not_ready", "the next deal is not due")
+    at = command.at
+    if state.phase is Phase.WAITING and state.is_pool:
+        # The game starts: every seated player is in.
+        state = replace(
+            state,
+            players=tuple(replace(p, status=Status.IN) for p in state.players if p.status is Status.SEATED),
+            started=len(state.seated),
+        )
+        out.events.append(
+            Event(
+                "game_started", {"players": [p.name for p in state.players], "prize_pool": state.prize_pool}
+            )
+        )
+    if not state.is_pool:
+        state = replace(
+            state,
+            players=tuple(
+                replace(p, status=Status.IN) if p.status is Status.SEATED else p for p in state.players
+            ),
+        )
+    present = [p.name for p in state.remaining]
+    if len(present) < MIN_PLAYERS:
+        raise IllegalAction("not_enough_players", "a deal needs at least two players")
+    if state.need_toss or not state.seating or any(name not in state.seating for name in present):
+        tossed = toss(present, command.toss_seed)
+        seating = tossed.seating
+        dealer = tossed.dealer
+        out.events.append(
+            Event(
+                "toss",
+                {
+                    "cards": [
+                        {"player": c.player, "card": c.card.code, "round": c.round} for c in tossed.cards
+                    ],
+                    "seating": list(seating),
+                },
+            )
+        )
+    else:
+        assert state.dealer is not None
+        assert state.first is not None
+        dealer = next_dealer(state.seating, state.dealer, state.first, present)
+        seating = seating_after_leaving(state.seating, present)
+    order = {name: index for index, name in enumerate(seating)}
+    players = tuple(sorted(state.players, key=lambda p: order.get(p.name, len(order))))
+    auto = frozenset(p.name for p in players if p.auto_drop and p.name in order)
+    if auto >= set(seating):
+        auto = frozenset()  # nobody would play: auto drop waits for a deal someone plays
+    dealer_index = seating.index(dealer)
+    step = deals.start_deal(
+        state.variant,
+        seating,
+        dealer_index,
+        command.seed,
+        at,
+        state.rules.timing,
+        auto_drop=auto,
+        packs=state.rules.packs,
+    )
+    number = state.deal_number + 1
+    out.deal_started = step.state
+    out.events.append(Event("deal_number", {"number": number}))
+    out.events.extend(step.events)
+    state = replace(
+        state,
+        players=players,
+        phase=Phase.PLAYING,
+        deal=step.state,
+        deal_number=number,
+        need_toss=False,
+        seating=seating,
+        dealer=dealer,
+        first=seating[(dealer_index + 1) % len(seating)],
+        ready=False,
+        countdown=False,
+        rejoin_open=(),
+        split_offer=False,
+        split_accepted=(),
+        since_ms=at,
+    )
+    return _after_deal_step(state, at, out)
+
+
+def _move(state: TableState, action: PlayerAction, out: _Out) -> TableState:
+    if state.phase is not Phase.PLAYING or state.deal is None:
+        raise IllegalAction("no_deal", "no deal is being played at this table")
+    if state.has(action.player) and state.player(action.player).status is Status.LEFT:
+        raise IllegalAction("left_table", "you have left this table")
+    step = deals.apply(state.deal, action)
+    out.events.extend(step.events)
+    return _after_deal_step(replace(state, deal=step.state), action.at, out)
+
+
+def _timeout(state: TableState, command: Timeout, out: _Out) -> TableState:
+    deadline = state.deadline_ms
+    if deadline is None:
+        raise IllegalAction("no_deadline", "the table is not waiting for a deadline")
+    if command.at < deadline:
+        raise IllegalAction(
+            "not_expired", f"the deadline is at {deadline} ms, not yet reached at {command.at} ms"
+        )
+    at = command.at
+    if state.phase is Phase.PLAYING:
+        assert state.deal is not None
+        step = deals.apply(state.deal, DealTimeout(at))
+        out.events.extend(step.events)
+        return _after_deal_step(replace(state, deal=step.state), at, out)
+    if state.phase is Phase.WAITING:
+        if state.countdown:
+            return replace(state, ready=True)
+        out.events.append(Event("cancelled", {"reason": "not enough players in time"}))
+        if state.is_pool:
+            out.money.append(RefundAll())
+        else:
+            out.money.extend(ReleaseSeat(p.name) for p in state.seated)
+        players = tuple(replace(p, status=Status.LEFT) for p in state.players)
+        return replace(state, phase=Phase.CANCELLED, countdown=False, prize_pool=0, players=players)
+    # BETWEEN: the rejoin window, split offer or pause is over.
+    if state.rejoin_open or state.split_offer:
+        out.events.append(
+            Event("decisions_closed", {"rejoin_missed": list(state.rejoin_open), "split": False})
+        )
+    state = replace(state, rejoin_open=(), split_offer=False, split_accepted=())
+    if not state.is_pool:
+        return _points21_ready(state, at, out)
+    return replace(state, ready=True)
+
+
+def _auto_drops(state: TableState, at: int, out: _Out) -> TableState:
+    """Drop a player who left, when the deal waits for their move before a draw."""
+    while (
+        state.deal is not None
+        and state.deal.phase is deals.Phase.PLAY
+        and state.deal.drawn is None
+        and state.player(state.deal.seats[state.deal.turn].player).status is Status.LEFT
+    ):
+        step = deals.apply(
+            state.deal, Drop(state.deal.seats[state.deal.turn].player, max(at, state.deal.now_ms))
+        )
+        out.events.extend(step.events)
+        state = replace(state, deal=step.state)
+    if state.deal is not None and state.deal.phase is deals.Phase.OVER:
+        return _deal_over(state, at, out)
+    return state
+
+
+def _after_deal_step(state: TableState, at: int, out: _Out) -> TableState:
+    assert state.deal is not None
+    if state.deal.phase is deals.Phase.OVER:
+        return _deal_over(state, at, out)
+    return _auto_drops(state, at, out)
+
+
+def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
+    over = state.deal
+    assert over is not None
+    out.deal_over = over
+    result = deals.deal_result(over)
+    summary = {
+        "number": state.deal_number,
+        "winner": result.winner,
+        "scores": {r.player: r.score for r in result.players},
+    }
+    state = replace(state, phase=Phase.BETWEEN, since_ms=at, ready=False, history=(*state.history, summary))
+    if not state.is_pool:
+        transfers = tuple((t.payer, t.payee, t.points) for t in result.transfers)
+        out.money.append(Settle21(state.deal_number, transfers))
+        nets = {r.player: (r.net or 0) * state.rules.point_value for r in result.players}
+        players = []
+        for p in state.players:
+            net = nets.get(p.name, 0)
+            rake = net * state.rules.rake_percent // 100 if net > 0 else 0
+            players.append(replace(p, held=p.held + net - rake))
+        state = replace(state, players=tuple(players))
+        for p in state.players:
+            if p.status is Status.LEFT and p.name in over.players:
+                out.money.append(ReleaseSeat(p.name))
+        out.events.append(
+            Event("settled", {"number": state.deal_number, "net": {r.player: r.net for r in result.players}})
+        )
+        return state
+    # Pool: totals, eliminations (R-POOL-2).
+    scores = {r.player: r.score for r in result.players}
+    eliminated: list[str] = []
+    players = []
+    for p in state.players:
+        if p.name in scores and p.status is Status.IN:
+            total = p.score + scores[p.name]
+            status = Status.ELIMINATED if pool.is_eliminated(state.variant, total) else Status.IN
+            if status is Status.ELIMINATED:
+                eliminated.append(p.name)
+            players.append(replace(p, score=total, status=status))
+        else:
+            players.append(p)
+    state = replace(state, players=tuple(players))
+    out.events.append(
+        Event(
+            "standings",
+            {
+                "number": state.deal_number,
+                "totals": {p.name: p.score for p in state.players if p.status is not Status.LEFT},
+                "eliminated": eliminated,
+            },
+        )
+    )
+    if len(state.remaining) >= MIN_PLAYERS:
+        check = pool.rejoin_check(
+            state.variant,
+            entry_fee=state.rules.entry_fee,
+            rejoin_max_fee=state.rules.fee_limit,
+            scores_in_game=[p.score for p in state.remaining],
+        )
+        if check.allowed and eliminated:
+            state = replace(state, rejoin_open=tuple(eliminated))
+            out.events.append(
+                Event(
+                    "rejoin_offered",
+                    {"players": eliminated, "score": check.score, "deadline_ms": at + state.rules.rejoin_ms},
+                )
+            )
+    return _after_standings(state, at, out, recheck_split=True, auto_split=True)
+
+
+def _after_standings(
+    state: TableState, at: int, out: _Out, *, recheck_split: bool, auto_split: bool = False
+) -> TableState:
+    """Pool, between deals: a winner, an automatic split, or a manual split offer."""
+    remaining = state.remaining
+    if len(remaining) == 1:
+        return _end_with_winner(state, remaining[0].name, out)
+    if not remaining:
+        # Everyone left during one deal: nobody can win. Decision: the game is cancelled and
+        # the pool refunded (the wallet's refund_pool gives back every fee).
+        out.money.append(RefundAll())
+        out.events.append(Event("cancelled", {"reason": "everyone left"}))
+        return replace(state, phase=Phase.CANCELLED, prize_pool=0)
+    drops = state.drops_left(remaining)
+    if auto_split and pool.auto_split_due(
+        state.variant,
+        entry_fee=state.rules.entry_fee,
+        started=state.started,
+        drops_left=drops,
+        fee_limit=state.rules.fee_limit,
+    ):
+        return _end_with_split(state, at, out, manual=False)
+    if recheck_split:
+        offered = pool.manual_split_allowed(
+            state.variant,
+            entry_fee=state.rules.entry_fee,
+            started=state.started,
+            drops_left=drops,
+            fee_limit=state.rules.fee_limit,
+        )
+        if offered:
+            out.events.append(
+                Event(
+                    "split_offered",
+                    {
+                        "players": [p.name for p in remaining],
+                        "amounts": list(_split_amounts(state, remaining)),
+                        "drops_left": list(drops),
+                    },
+                )
+            )
+        state = replace(state, split_offer=offered, split_accepted=())
+    return state
+
+
+def _prize(state: TableState) -> int:
+    return state.prize_pool - state.prize_pool * state.rules.rake_percent // 100
+
+
+def _split_amounts(state: TableState, players: Sequence[Player]) -> tuple[int, ...]:
+    return pool.split_payouts(
+        prize_pool=_prize(state), entry_fee=state.rules.entry_fee, drops_left=state.drops_left(players)
+    )
+
+
+def _end_with_winner(state: TableState, winner: str, out: _Out) -> TableState:
+    prize = _prize(state)
+    out.money.append(PayWinner(winner, prize))
+    out.events.append(Event("game_over", {"winner": winner, "prize": prize, "prize_pool": state.prize_pool}))
+    return replace(
+        state,
+        phase=Phase.FINISHED,
+        winner=winner,
+        payouts=((winner, prize),),
+        rejoin_open=(),
+        split_offer=False,
+        ready=False,
+    )
+
+
+def _end_with_split(state: TableState, at: int, out: _Out, *, manual: bool) -> TableState:
+    remaining = state.remaining
+    amounts = _split_amounts(state, remaining)
+    names = tuple(p.name for p in remaining)
+    out.money.append(PaySplit(names, amounts, state.drops_left(remaining)))
+    out.events.append(
+        Event(
+            "game_over",
+            {
+                "split": "manual" if manual else "auto",
+                "payouts": dict(zip(names, amounts, strict=True)),
+                "prize_pool": state.prize_pool,
+            },
+        )
+    )
+    return replace(
+        state,
+        phase=Phase.FINISHED,
+        payouts=tuple(zip(names, amounts, strict=True)),
+        rejoin_open=(),
+        split_offer=False,
+        ready=False,
+    )
+
+
+def _points21_ready(state: TableState, at: int, out: _Out) -> TableState:
+    """21-card, after the pause: stand up players whose seat holds too little, then deal again."""
+    players = []
+    for p in state.players:
+        if p.status in (Status.SEATED, Status.IN) and p.held < state.rules.seat_hold:
+            out.money.append(ReleaseSeat(p.name))
+            out.events.append(
+                Event("stood_up", {"player": p.name, "reason": "the seat balance is below 200 points"})
+            )
+            p = replace(p, status=Status.LEFT)
+        players.append(p)
+    state = replace(state, players=tuple(players))
+    if len(state.seated) >= MIN_PLAYERS:
+        return replace(state, ready=True)
+    out.events.append(Event("waiting", {"players": [p.name for p in state.seated]}))
+    return replace(
+        state, phase=Phase.WAITING, countdown=False, ready=False, opened_ms=at, need_toss=True, deal=None
+    )
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+def player_view(state: TableState, player: str | None) -> dict[str, Any]:
+    """The table as ``player`` may see it (None: a spectator): own hand only, never the closed order."""
+    view: dict[str, Any] = {
+        "variant": state.variant.name,
+        "phase": state.phase.value,
+        "waiting_for": state.waiting_for,
+        "deadline_ms": state.deadline_ms,
+        "now_ms": state.now_ms,
+        "deal_number": state.deal_number,
+        "players": [
+            {
+                "player": p.name,
+                "status": p.status.value,
+                "score": p.score if state.is_pool else None,
+                "drops_left": pool.drops_remaining(state.variant, p.score) if state.is_pool else None,
+                "auto_drop": p.auto_drop,
+                "rejoins": p.rejoins,
+                "held": p.held if not state.is_pool else None,
+            }
+            for p in state.players
+        ],
+        "prize_pool": state.prize_pool if state.is_pool else None,
+        "rejoin_open": list(state.rejoin_open),
+        "split_offer": (
+            {
+                "players": [p.name for p in state.remaining],
+                "amounts": list(_split_amounts(state, state.remaining)),
+                "accepted": list(state.split_accepted),
+            }
+            if state.split_offer
+            else None
+        ),
+        "winner": state.winner,
+        "payouts": [list(item) for item in state.payouts],
+        "deal": None,
+    }
+    if state.deal is not None and state.phase is Phase.PLAYING:
+        if player is not None and player in state.deal.players:
+            view["deal"] = deals.player_view(state.deal, player)
+        else:
+            view["deal"] = {
+                k: v
+                for k, v in deals.player_view(state.deal, state.deal.players[0]).items()
+                if k not in _PRIVATE
+            }
+    elif state.deal is not None and state.deal.phase is deals.Phase.OVER:
+        view["last_result"] = deals.deal_result(state.deal).to_json()
+    return view
+
+
+_PRIVATE = ("player", "hand", "saved_grouping", "extra_ms", "drawn", "my_finish_card")
+
+
+# --- JSON of commands -----------------------------------------------------------------------
+
+
+def command_to_json(command: Command) -> dict[str, Any]:
+    if isinstance(command, Draw | Discard | Drop | Finish | Declare | Show | SaveGrouping):
+        return action_to_json(command)
+    if isinstance(command, NextDeal):
+        return {"type": "next_deal", "at": command.at}
+    return {"type": type(command).__name__.lower(), **dataclasses.asdict(command)}
+
+
+__all__ = [
+    "AnswerSplit",
+    "ChargeEntry",
+    "ChargeRejoin",
+    "Command",
+    "HoldSeat",
+    "Join",
+    "Leave",
+    "Money",
+    "NextDeal",
+    "PaySplit",
+    "PayWinner",
+    "Phase",
+    "Player",
+    "Progress",
+    "RefundAll",
+    "RefundEntry",
+    "Rejoin",
+    "ReleaseSeat",
+    "Rules",
+    "SetAutoDrop",
+    "Settle21",
+    "Status",
+    "TableState",
+    "Timeout",
+    "action_from_json",
+    "apply",
+    "open_table",
+    "player_view",
+]
