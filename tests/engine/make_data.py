@@ -568,18 +568,22 @@ PICKED21: list[tuple[str, str, str, int | None, str]] = [
     ("points21", "4S", "3S 4S 5S 6S 7S 8S AH 2H 3H 9D TD JD KH KD KC QH QD QC 2C 2D 9S", None, "six-card pure run holding the marriage"),
     ("points21", "4S", "3S 4S 5S AH 2H 3H 6C 7C 8C 9D TD JD KH KD KC QH QD QC 2C 2D TS", None, "marriage run as a group of jokers"),
     ("points21", "KS", "QS KS AS AH 2H 3H 6C 7C 8C 9D TD JD KH KD KC QH QD QC 2C 2D 5D", None, "Q K A marriage run (KS cut)"),
-    ("points21", "AS", "KS AS 2S 3S 4S 6H 7H 8H 9D TD JD QC QD QH KH KD KC 5C 5D 5H 7C", None, "Ace cut: K upper? no: 2S upper, KS lower"),
+    ("points21", "AS", "KS AS 2S 3S 4S 6H 7H 8H 9D TD JD QC QD QH KH KD KC 5C 5D 5H 7C", None, "Ace cut: 2S upper, KS lower"),
     ("points21", "PJ", "AS AH 2S KS 3S 4S 6H 7H 8H 9D TD JD QC QD QH KH KD KC 5C 5D PJ", None, "printed-joker cut on 21 cards"),
     ("points21", "9D", "3H 4H 5H 6H 7H 2C 3C 4C 5C KS KD KH KC QS QH QD QC 6S 7S 8S PJ", None, "one joker, runs 5+4+3: split the 5"),
-    ("points21", "9D", "3H 4H 5H 6H 2C 3C 4C 5C 6S 7S 8S JS KS KD KH KC QS QH QD QC PJ", None, "one joker, runs 4+4+4 and two 4-sets: score 0, no declaration"),
+    ("points21", "KC", "AD 2D 3D 4D 2S 3S 4S 5S AD 2D 3D 4D JS JH JD JC 8S 8H 8D 8C PJ", None, "one joker, runs of 4 and 4-sets: score 0, no declaration"),
     ("points21", "9D", "3H 4H 5H 2C 3C 4C 6S 7S 8S KS KD KH KC QS QH QD QC JS JH JD PJ", None, "one joker and a 3-set to take it"),
-    ("points21", "9D", "3H 4H 5H 2C 3C 4C 6S 7S 8S TS TS TS KD KH KC QS QH QD QC PJ 2D", None, "a tunnela and three runs: a spare run takes the joker"),
+    ("points21", "7D", "2S 3S 4S 2H 3H 4H 2C 3C 4C KD KD KD 9S 9H 9D 9C QS QH QD QC PJ", None, "a tunnela and three runs: a spare run takes the joker"),
+    ("points21", "7D", "2S 3S 4S 2H 3H 4H 2C 3C 4C KD KD 9S 9H 9D 9C QS QH QD QC PJ JH", None, "a joker and no group to take it"),
     ("points21", "8C", "PJ PJ PJ AS 2S 3S 4H 5H 6H 9D TD JD QC QD QH KS KH KD 2C 3C 4C", None, "three printed jokers: a tunnela"),
     ("points21", "8C", "8S 8S 8S AS 2S 3S 4H 5H 6H 9D TD JD QC QD QH KS KH KD 2C 3C 4C", None, "three wild 8S: a tunnela"),
 ]
 
 
 def _line(variant_name: str, cut: Card, hand: list[Card], packs: int | None, note: str | None) -> dict[str, Any]:
+    _line.count = getattr(_line, "count", 0) + 1  # type: ignore[attr-defined]
+    if _line.count % 100 == 0:  # type: ignore[attr-defined]
+        print(f"  {_line.count} hands", flush=True)  # type: ignore[attr-defined]
     variant = variant_named(variant_name)
     jokers = Jokers.from_cut(cut, value_cards=variant.is_points21)
     score, can_declare = reference_solve(variant, jokers, hand)

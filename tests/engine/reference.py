@@ -65,6 +65,12 @@ def reference_solve(variant: Variant, jokers: Jokers, hand: Iterable[Card]) -> t
     """(lowest losing score, can declare) of ``hand``, exhaustively."""
     cards = sorted(hand)
     points21 = variant.is_points21
+    copies = Counter(cards)
+    joker_count = sum(1 for card in cards if jokers.is_joker(card))
+    pairs = sum(count // 2 for count in copies.values())
+    triples = sum(count // 3 for count in copies.values())
+    if points21 and (triples >= 3 or pairs >= 8 or joker_count >= 8):
+        return 0, True  # R-21-3 b, c, d: the rest need not be grouped
     # Jokers last: the search then places every natural card before any joker.
     order = sorted(set(cards), key=lambda card: (jokers.is_joker(card), card))
     position = {card: i for i, card in enumerate(order)}
@@ -123,15 +129,8 @@ def reference_solve(variant: Variant, jokers: Jokers, hand: Iterable[Card]) -> t
             score = total - ca
             can_declare = can_declare or complete
         best = min(best, score)
-    copies = Counter(cards)
-    joker_count = sum(1 for card in cards if jokers.is_joker(card))
-    if points21:
-        pairs = sum(count // 2 for count in copies.values())
-        triples = sum(count // 3 for count in copies.values())
-        if triples >= 3 or pairs >= 8 or joker_count >= 8:
-            can_declare = True
-        if pairs >= 6 or joker_count >= 7:
-            best = min(best, 2)
+    if points21 and (pairs >= 6 or joker_count >= 7):
+        best = min(best, 2)  # R-21-4 Decision: six dublees, or seven jokers in one group
     if can_declare:
         return 0, True
     return min(best, variant.full_count), False

@@ -1,0 +1,86 @@
+"""Computer players for practice (CHIPS) tables. A bot plays through the same service calls as
+a person, choosing with the exact solver (R-SHOW-5): it draws the open card when that lowers
+its best score, discards the card that keeps its best score lowest, declares when it can,
+shows its best grouping, and drops a hopeless first hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.engine import deal as deals
+from games.engine import table as engine
+from games.engine.cards import Card
+from games.engine.solver import solve
+from games.errors import GameError
+from games.models import Table
+
+#: A first hand scoring at least this share of the full count is dropped (first drop).
+HOPELESS_SHARE = 0.9
+
+
+def _without(hand: tuple[Card, ...], card: Card) -> list[Card]:
+    cards = list(hand)
+    cards.remove(card)
+    return cards
+
+
+def choose(deal: deals.DealState, name: str) -> dict[str, Any] | None:
+    """The bot's next action as client JSON, or None when the deal does not wait for it."""
+    if deal.phase is deals.Phase.SHOW:
+        seat = deal.seats[deal.seat_of(name)]
+        if seat.in_deal and name in deal.waiting_for:
+            groups = solve(deal.variant, deal.jokers, seat.hand, packs=deal.packs).groups
+            return {"type": "show", "groups": [[c.code for c in g] for g in groups]}
+        return None
+    if deal.phase is not deals.Phase.PLAY or deal.seats[deal.turn].player != name:
+        return None
+    seat = deal.seats[deal.turn]
+    variant, jokers, packs = deal.variant, deal.jokers, deal.packs
+    if deal.drawn is None:
+        best = solve(variant, jokers, seat.hand, packs=packs)
+        if not seat.has_drawn and best.score >= HOPELESS_SHARE * variant.full_count:
+            return {"type": "drop"}
+        legal = deals.legal_actions(deal, name)
+        if any(isinstance(a, deals.Draw) and a.source == "open" for a in legal):
+            top = deal.open_pile[-1]
+            with_top = (*seat.hand, top)
+            after = min(
+                solve(variant, jokers, _without(with_top, c), packs=packs).score for c in set(seat.hand)
+            )
+            if after < best.score:
+                return {"type": "draw", "source": "open"}
+        return {"type": "draw", "source": "closed"}
+    choices = []
+    for card in sorted(set(seat.hand)):
+        solution = solve(variant, jokers, _without(seat.hand, card), packs=packs)
+        if solution.can_declare:
+            return {"type": "finish", "card": card.code, "then": solution.groups}
+        if deal.drawn_from == "open" and card == deal.drawn:
+            continue
+        choices.append((solution.score, -card.rank, card))
+    return {"type": "discard", "card": min(choices)[2].code}
+
+
+def act(table_id: int, bot: Any, *, at: int | None = None) -> bool:
+    """Make the bot's move if the table waits for it; True if it acted."""
+    table = Table.objects.get(pk=table_id)
+    state = engine.TableState.from_json(table.state)
+    name = str(bot.pk)
+    if state.phase is not engine.Phase.PLAYING or state.deal is None or name not in state.deal.players:
+        return False
+    action = choose(state.deal, name)
+    if action is None:
+        return False
+    groups = action.pop("then", None)
+    try:
+        services.act(table_id, bot, action, at=at)
+        if groups is not None:
+            declare = {"type": "declare", "groups": [[c.code for c in g] for g in groups]}
+            services.act(table_id, bot, declare, at=at)
+    except GameError as error:
+        if error.code in ("not_your_turn", "time_up", "deal_over", "no_deal"):
+            return False  # someone (or a timeout) got there first
+        raise
+    return True

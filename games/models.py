@@ -1,0 +1,190 @@
+"""Tables and their history: templates staff define, tables, seats, deals and the event log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+
+class Variant(models.TextChoices):
+    POOL101 = "pool101", "101 pool"
+    POOL201 = "pool201", "201 pool"
+    POOL61 = "pool61", "61 pool"
+    POINTS21 = "points21", "21-card points"
+
+
+class Currency(models.TextChoices):
+    INR = "INR", "Indian rupees"
+    CHIPS = "CHIPS", "Practice chips"
+
+
+class TableTemplate(models.Model):
+    """A kind of table staff offer: variant, stakes and timers. Players play_now on one."""
+
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=16, choices=Variant.choices)
+    currency = models.CharField(max_length=5, choices=Currency.choices, default=Currency.CHIPS)
+    seats = models.PositiveSmallIntegerField(
+        default=6, validators=[MinValueValidator(2), MaxValueValidator(6)]
+    )
+    entry_fee = models.PositiveIntegerField(default=0, help_text="Pool: entry fee in paise.")
+    point_value = models.PositiveIntegerField(default=0, help_text="21-card: paise per point.")
+    rake_percent = models.PositiveSmallIntegerField(default=10, validators=[MaxValueValidator(100)])
+    move_seconds = models.PositiveSmallIntegerField(default=30)
+    extra_seconds = models.PositiveSmallIntegerField(default=30)
+    show_seconds = models.PositiveSmallIntegerField(default=30)
+    rejoin_seconds = models.PositiveSmallIntegerField(default=20)
+    start_countdown_seconds = models.PositiveSmallIntegerField(default=10)
+    packs = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty: the variant's default.")
+    bots_allowed = models.BooleanField(default=False, help_text="Practice (CHIPS) tables only.")
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(bots_allowed=False) | models.Q(currency="CHIPS"),
+                name="bots_only_on_chips_tables",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=2, seats__lte=6), name="template_seats_2_to_6"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableStatus(models.TextChoices):
+    WAITING = "waiting"
+    STARTING = "starting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Table(models.Model):
+    """One table; ``state`` is the engine's TableState as JSON, ``version`` its last event."""
+
+    template = models.ForeignKey(TableTemplate, on_delete=models.PROTECT, related_name="tables")
+    status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.WAITING)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField()
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_version = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["template", "status"])]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.template.name}, {self.status})"
+
+    @property
+    def pool_ref(self) -> str:
+        return f"pool:table:{self.pk}"
+
+    @property
+    def table_ref(self) -> str:
+        return f"table:{self.pk}"
+
+
+class SeatStatus(models.TextChoices):
+    SEATED = "seated"
+    IN = "in"
+    ELIMINATED = "eliminated"
+    LEFT = "left"
+
+
+class Seat(models.Model):
+    """One sitting of a user at a table; a user who leaves and comes back gets a new Seat."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=SeatStatus.choices, default=SeatStatus.SEATED)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(left_at__isnull=True),
+                name="one_open_seat_per_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of table {self.table_id}: user {self.user_id}"
+
+    @property
+    def seat_ref(self) -> str:
+        return f"seat:{self.pk}"
+
+
+class Deal(models.Model):
+    """One deal's history: the commitment before, the seed and every hand's end after (R-DEAL-5)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    commitment = models.CharField(max_length=64)
+    seed = models.CharField(max_length=128, blank=True, help_text="Revealed once the deal is over.")
+    players = models.JSONField(default=list)
+    dealer = models.CharField(max_length=40, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_deal_number_per_table")]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of table {self.table_id}"
+
+
+class DealHand(models.Model):
+    """Each player's final hand, grouping and score in a finished deal."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="hands")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    outcome = models.CharField(max_length=20)
+    score = models.IntegerField()
+    hand = models.JSONField()
+    grouping = models.JSONField(null=True, blank=True)
+    net = models.IntegerField(null=True, blank=True, help_text="21-card: the deal total in points.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deal", "user"], name="one_hand_per_player_per_deal")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.deal}"
+
+
+class Visibility(models.TextChoices):
+    EVERYONE = "everyone"
+    USER = "user"
+
+
+class TableEvent(models.Model):
+    """Append-only log: one row per version of a table. Private events name their one viewer."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField(default=dict)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.EVERYONE)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="one_event_per_table_version")
+        ]
+        ordering = ["table", "version"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} v{self.version} {self.type}"

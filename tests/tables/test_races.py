@@ -1,0 +1,93 @@
+"""Races on PostgreSQL with real threads: the locked table row lets exactly one command apply."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.errors import GameError
+from games.models import Table
+from tests.tables.support import Clock, seat_all, state, template, turn_player
+from wallet.reconcile import reconcile
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def race(*calls: Callable[[], Any]) -> list[Any]:
+    """Run the calls at once in threads; each result is its return value or the GameError."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait()
+            results[index] = call()
+        except GameError as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_it_applies_one_of_two_discards_for_the_same_turn(alice, bob):
+    clock = Clock()
+    users = {str(alice.pk): alice, str(bob.pk): bob}
+    table = seat_all(template(seats=2), [alice, bob], clock)
+    player = users[turn_player(table)]
+    services.act(table.pk, player, {"type": "draw", "source": "closed"}, at=clock())
+    deal = state(table).deal
+    hand = deal.seats[deal.turn].hand
+    at = clock()
+    results = race(
+        lambda: services.act(table.pk, player, {"type": "discard", "card": hand[0].code}, at=at),
+        lambda: services.act(table.pk, player, {"type": "discard", "card": hand[1].code}, at=at),
+    )
+    errors = [r for r in results if isinstance(r, GameError)]
+    assert len(errors) == 1, results
+    assert len(state(table).deal.open_pile) == 2
+    assert reconcile() == []
+
+
+def test_it_applies_either_the_timeout_or_the_move(alice, bob):
+    clock = Clock()
+    users = {str(alice.pk): alice, str(bob.pk): bob}
+    table = seat_all(template(seats=2), [alice, bob], clock)
+    player = users[turn_player(table)]
+    deadline = state(table).deadline_ms
+    version = Table.objects.get(pk=table.pk).version
+    results = race(
+        lambda: services.expire(table.pk, version, at=deadline + 1),
+        lambda: services.act(table.pk, player, {"type": "drop"}, at=deadline),
+    )
+    expired = results[0] is True
+    moved = not isinstance(results[1], GameError)
+    assert expired != moved, results
+
+
+def test_it_seats_one_of_two_players_racing_for_the_last_seat(alice, bob, carol):
+    clock = Clock()
+    tmpl = template(seats=2)
+    table = seat_all(tmpl, [alice], clock)
+    from tests.wallet.support import fund, wallet
+
+    fund(bob, 100_000)
+    fund(carol, 100_000)
+    at = clock()
+    results = race(lambda: services.join(table.pk, bob, at=at), lambda: services.join(table.pk, carol, at=at))
+    errors = [r for r in results if isinstance(r, GameError)]
+    assert len(errors) == 1, results
+    assert errors[0].code in ("table_full", "game_running")
+    assert sorted([wallet(bob), wallet(carol)]) == [100_000 - 2500, 100_000]
+    assert len(state(table).seated) == 2
+    assert reconcile() == []

@@ -1,0 +1,286 @@
+"""Money in and out: deposits through a payment provider, withdrawals approved by staff, chips.
+
+A deposit is a :class:`~wallet.models.Deposit` row, pending until the provider confirms it,
+then credited exactly once (the row is locked and the posting key is ``deposit:<id>``). A
+withdrawal moves the amount from the wallet to the user's withdrawal-hold account at once;
+staff then approve it (hold -> cashier: paid out) or reject it (hold -> wallet), once.
+
+Limits are settings with defaults (``WALLET_MIN_DEPOSIT`` ...), read when used, in paise.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from wallet.errors import Code, WalletError, rupees
+from wallet.ledger import (
+    Leg,
+    Locks,
+    Plan,
+    cashier_spec,
+    check_amount,
+    execute,
+    user_spec,
+    withdrawal_hold_spec,
+)
+from wallet.models import Currency, Deposit, Journal, JournalKind, Withdrawal
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: Defaults of the limits, in paise; override with settings of the same name.
+DEFAULT_LIMITS = {
+    "WALLET_MIN_DEPOSIT": 10_00,  # ₹10
+    "WALLET_MAX_DEPOSIT": 1_00_000_00,  # ₹1,00,000
+    "WALLET_MIN_WITHDRAWAL": 100_00,  # ₹100
+    "WALLET_MAX_WITHDRAWAL": 50_000_00,  # ₹50,000
+    "WALLET_CHIPS_TOPUP_TO": 10_000_00,  # 10,000 chips, in hundredths
+}
+
+
+def limit(name: str) -> int:
+    """The limit ``name`` (a key of DEFAULT_LIMITS) from settings, or its default."""
+    return int(getattr(settings, name, DEFAULT_LIMITS[name]))
+
+
+def _check_limits(amount: object, what: str, low: str, high: str) -> int:
+    value = check_amount(amount, what=what)
+    if value < limit(low):
+        raise WalletError(Code.LIMIT_EXCEEDED, f"The smallest {what} is {rupees(limit(low))}.")
+    if value > limit(high):
+        raise WalletError(Code.LIMIT_EXCEEDED, f"The largest {what} is {rupees(limit(high))}.")
+    return value
+
+
+# --- providers ------------------------------------------------------------------------------
+
+
+class PaymentProvider(Protocol):
+    """A payment gateway: starts deposits (the user pays there) and sends payouts."""
+
+    name: str
+
+    def start_deposit(self, user_id: int, amount: int, currency: str) -> str:
+        """Open a payment at the provider; return its reference (confirmed later by callback)."""
+        ...
+
+    def send_payout(self, withdrawal: Withdrawal) -> str:
+        """Send an approved withdrawal to the user's bank; return the provider's reference."""
+        ...
+
+
+@dataclass
+class SandboxProvider:
+    """A provider for development and tests: no real gateway, references are random."""
+
+    name: str = "sandbox"
+
+    def start_deposit(self, user_id: int, amount: int, currency: str) -> str:
+        return f"sandbox-dep-{uuid.uuid4().hex}"
+
+    def send_payout(self, withdrawal: Withdrawal) -> str:
+        return f"sandbox-pay-{uuid.uuid4().hex}"
+
+
+def get_provider(name: str | None = None) -> PaymentProvider:
+    """The provider called ``name`` (setting ``WALLET_PAYMENT_PROVIDER``, default the sandbox)."""
+    name = name or getattr(settings, "WALLET_PAYMENT_PROVIDER", "sandbox")
+    if name == "sandbox":
+        return SandboxProvider()
+    raise WalletError(Code.BAD_REQUEST, f"Unknown payment provider {name!r}.")
+
+
+# --- deposits -------------------------------------------------------------------------------
+
+
+def _uid(user: User | int) -> int:
+    return user if isinstance(user, int) else int(user.pk)
+
+
+def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider | None = None) -> Deposit:
+    """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet."""
+    uid = _uid(user)
+    amount = _check_limits(amount, "deposit", "WALLET_MIN_DEPOSIT", "WALLET_MAX_DEPOSIT")
+    provider = provider or get_provider()
+    reference = provider.start_deposit(uid, amount, Currency.INR)
+    return Deposit.objects.create(
+        user_id=uid, amount=amount, currency=Currency.INR, provider=provider.name, provider_ref=reference
+    )
+
+
+def confirm_deposit(provider_ref: str) -> Deposit:
+    """The provider says the money arrived: credit the wallet, exactly once.
+
+    Confirming an already confirmed deposit returns it unchanged; confirming a failed one
+    raises ``already_decided``.
+    """
+    with transaction.atomic():
+        deposit = _locked_deposit(provider_ref)
+        if deposit.status == Deposit.Status.CONFIRMED:
+            return deposit
+        if deposit.status == Deposit.Status.FAILED:
+            raise WalletError(Code.ALREADY_DECIDED, "This deposit failed; it cannot be confirmed.")
+        wallet, cashier = user_spec(deposit.user_id), cashier_spec(deposit.user_id)
+        journal = execute(
+            key=f"deposit:{deposit.pk}",
+            kind=JournalKind.DEPOSIT,
+            currency=Currency(deposit.currency),
+            accounts=[wallet, cashier],
+            meta={"deposit": deposit.pk, "provider": deposit.provider, "provider_ref": provider_ref},
+            plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, deposit.amount)]),
+            created_by_id=deposit.user_id,
+        )
+        deposit.status = Deposit.Status.CONFIRMED
+        deposit.journal = journal
+        deposit.decided_at = timezone.now()
+        deposit.save(update_fields=["status", "journal", "decided_at"])
+        return deposit
+
+
+def fail_deposit(provider_ref: str, reason: str = "") -> Deposit:
+    """The provider says the payment failed: nothing is credited. Once decided, stays decided."""
+    with transaction.atomic():
+        deposit = _locked_deposit(provider_ref)
+        if deposit.status == Deposit.Status.FAILED:
+            return deposit
+        if deposit.status == Deposit.Status.CONFIRMED:
+            raise WalletError(Code.ALREADY_DECIDED, "This deposit was already credited; it cannot fail now.")
+        deposit.status = Deposit.Status.FAILED
+        deposit.failure_reason = reason[:200]
+        deposit.decided_at = timezone.now()
+        deposit.save(update_fields=["status", "failure_reason", "decided_at"])
+        return deposit
+
+
+def _locked_deposit(provider_ref: str) -> Deposit:
+    try:
+        return Deposit.objects.select_for_update().get(provider_ref=provider_ref)
+    except Deposit.DoesNotExist:
+        raise WalletError(Code.NOT_FOUND, f"No deposit has the reference {provider_ref!r}.") from None
+
+
+# --- withdrawals ----------------------------------------------------------------------------
+
+
+def request_withdrawal(user: User | int, amount: int, *, request_key: str | None = None) -> Withdrawal:
+    """Move ``amount`` from the wallet to the user's withdrawal hold, to wait for staff.
+
+    ``request_key`` (e.g. a form token) makes a double submit return the first request.
+    Raises ``insufficient_funds`` and ``limit_exceeded``; nothing is written then.
+    """
+    uid = _uid(user)
+    amount = _check_limits(amount, "withdrawal", "WALLET_MIN_WITHDRAWAL", "WALLET_MAX_WITHDRAWAL")
+    request_key = request_key or uuid.uuid4().hex
+    if len(request_key) > 100:
+        raise WalletError(Code.BAD_REQUEST, "The request key is too long.")
+    wallet, hold = user_spec(uid), withdrawal_hold_spec(uid)
+    with transaction.atomic():
+        journal = execute(
+            key=f"withdrawal_hold:{request_key}",
+            kind=JournalKind.WITHDRAWAL_HOLD,
+            currency=Currency.INR,
+            accounts=[wallet, hold],
+            meta={"user": uid, "amount": amount, "request_key": request_key},
+            plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, amount)]),
+            created_by_id=uid,
+        )
+        withdrawal, _ = Withdrawal.objects.get_or_create(
+            request_key=request_key,
+            defaults={"user_id": uid, "amount": amount, "currency": Currency.INR, "hold_journal": journal},
+        )
+        return withdrawal
+
+
+def approve_withdrawal(
+    withdrawal_id: int, by_user: User, *, provider: PaymentProvider | None = None
+) -> Withdrawal:
+    """Staff approve: the held money leaves through the cashier (paid out). Only once."""
+    return _decide(withdrawal_id, by_user, approve=True, reason="", provider=provider)
+
+
+def reject_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdrawal:
+    """Staff reject: the held money goes back to the wallet. Only once."""
+    if not reason.strip():
+        raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is rejected.")
+    return _decide(withdrawal_id, by_user, approve=False, reason=reason.strip(), provider=None)
+
+
+def _decide(
+    withdrawal_id: int, by_user: User, *, approve: bool, reason: str, provider: PaymentProvider | None
+) -> Withdrawal:
+    if not getattr(by_user, "is_staff", False):
+        raise WalletError(Code.NOT_STAFF, "Only staff may approve or reject withdrawals.")
+    with transaction.atomic():
+        try:
+            withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal_id)
+        except Withdrawal.DoesNotExist:
+            raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.") from None
+        if withdrawal.status != Withdrawal.Status.REQUESTED:
+            raise WalletError(Code.ALREADY_DECIDED, f"This withdrawal was already {withdrawal.status}.")
+        uid = withdrawal.user_id
+        hold = withdrawal_hold_spec(uid)
+        target = cashier_spec(uid) if approve else user_spec(uid)
+        amount = withdrawal.amount
+
+        def plan(_locks: Locks) -> Plan:
+            return Plan([Leg(hold.ref, target.ref, amount)])
+
+        journal = execute(
+            key=f"withdrawal_{'paid' if approve else 'released'}:{withdrawal.pk}",
+            kind=JournalKind.WITHDRAWAL_PAID if approve else JournalKind.WITHDRAWAL_RELEASED,
+            currency=Currency(withdrawal.currency),
+            accounts=[hold, target],
+            meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
+            plan=plan,
+            created_by_id=by_user.pk,
+        )
+        if approve:
+            withdrawal.provider_ref = (provider or get_provider()).send_payout(withdrawal)
+        withdrawal.status = Withdrawal.Status.PAID if approve else Withdrawal.Status.REJECTED
+        withdrawal.decision_journal = journal
+        withdrawal.decided_by = by_user
+        withdrawal.decided_at = timezone.now()
+        withdrawal.reason = reason[:200]
+        withdrawal.save(
+            update_fields=["status", "decision_journal", "decided_by", "decided_at", "reason", "provider_ref"]
+        )
+        return withdrawal
+
+
+# --- practice chips -------------------------------------------------------------------------
+
+
+def topup_chips(user: User | int, *, now: datetime | None = None) -> Journal:
+    """Top the user's practice chips up to WALLET_CHIPS_TOPUP_TO, at most once a calendar day.
+
+    The day is the local date in ``settings.TIME_ZONE``; a second top-up the same day returns
+    the first journal and credits nothing. Raises ``nothing_to_top_up`` when the balance is
+    already at the top-up amount (that does not use up the day's top-up).
+    """
+    uid = _uid(user)
+    day = timezone.localdate(now or timezone.now())
+    target = limit("WALLET_CHIPS_TOPUP_TO")
+    wallet, cashier = user_spec(uid, Currency.CHIPS), cashier_spec(uid, Currency.CHIPS)
+
+    def plan(locks: Locks) -> Plan:
+        balance = locks[wallet.ref].balance
+        if balance >= target:
+            raise WalletError(Code.NOTHING_TO_TOP_UP, f"You already have {balance // 100:,} chips or more.")
+        return Plan([Leg(cashier.ref, wallet.ref, target - balance)])
+
+    return execute(
+        key=f"chips_topup:{uid}:{day.isoformat()}",
+        kind=JournalKind.CHIPS_TOPUP,
+        currency=Currency.CHIPS,
+        accounts=[wallet, cashier],
+        meta={"user": uid, "day": day.isoformat(), "to": target},
+        plan=plan,
+        created_by_id=uid,
+    )

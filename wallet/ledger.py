@@ -1,0 +1,445 @@
+"""The one write path of the ledger.
+
+Every movement of money is a *journal* of *transfers*; each transfer debits one account and
+credits another, so debits equal credits by construction (TigerBeetle, pgledger). A posting:
+
+1. locks the accounts it touches with one ``SELECT ... ORDER BY id FOR UPDATE`` (a fixed
+   order, so two postings can never deadlock on each other's accounts), creating missing
+   accounts first;
+2. runs the caller's plan under the locks: business checks (pool full, balance) and amounts
+   computed from the locked balances;
+3. writes the journal, its transfers and entries and the new cached balances and versions
+   (one statement on PostgreSQL, see ``wallet.sql``). The journal insert claims the
+   idempotency key with ``ON CONFLICT (key) DO NOTHING``: when the key is already taken
+   nothing at all is written, and the original journal is returned if the request is the
+   same (same content hash) or ``idempotency_conflict`` raised if it differs. When the plan
+   refuses (a ``WalletError``), the key is looked up too, so the retry of a posting that
+   succeeded returns it even if the same request would now be refused (pool now full).
+
+Every entry records the account's balance and version after it, and ``UNIQUE(account,
+version)`` makes a lost update impossible to miss. Journals, transfers and entries are
+append-only (database triggers); corrections are reversing journals (:func:`reverse`).
+
+Amounts are integers in hundredths of the currency unit (paise for INR, R-MONEY-1).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from wallet import sql
+from wallet.errors import Code, WalletError, rupees
+from wallet.models import Account, AccountKind, Currency, Journal, JournalKind
+
+#: The largest amount one transfer may move: ₹10 lakh crore. Far above any real posting and
+#: far below BIGINT, so sums of many of them cannot overflow.
+MAX_AMOUNT = 10**15
+
+#: Default number of house and cashier shards (settings ``WALLET_HOUSE_SHARDS``,
+#: ``WALLET_CASHIER_SHARDS``). See docs/WALLET.md, "Hot accounts".
+DEFAULT_SHARDS = 16
+
+Meta = Mapping[str, Any]
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AccountSpec:
+    """An account named by what it is; created on first use."""
+
+    kind: AccountKind
+    currency: Currency
+    ref: str
+    owner_id: int | None = None
+
+    @property
+    def allow_negative(self) -> bool:
+        return self.kind == AccountKind.CASHIER
+
+
+def user_spec(user_id: int, currency: Currency = Currency.INR) -> AccountSpec:
+    return AccountSpec(AccountKind.USER, currency, f"user:{user_id}", user_id)
+
+
+def withdrawal_hold_spec(user_id: int, currency: Currency = Currency.INR) -> AccountSpec:
+    return AccountSpec(AccountKind.WITHDRAWAL_HOLD, currency, f"withdrawal_hold:{user_id}", user_id)
+
+
+def pool_spec(pool_ref: str, currency: Currency = Currency.INR) -> AccountSpec:
+    _check_ref(pool_ref, "pool:")
+    return AccountSpec(AccountKind.POOL, currency, pool_ref)
+
+
+def seat_spec(seat_ref: str, owner_id: int, currency: Currency = Currency.INR) -> AccountSpec:
+    _check_ref(seat_ref, "seat:")
+    return AccountSpec(AccountKind.SEAT, currency, seat_ref, owner_id)
+
+
+def house_spec(table_ref: str, currency: Currency = Currency.INR) -> AccountSpec:
+    """The house shard that takes the rake of ``table_ref`` (a stable hash of the ref)."""
+    shards = int(getattr(settings, "WALLET_HOUSE_SHARDS", DEFAULT_SHARDS))
+    shard = zlib.crc32(table_ref.encode()) % shards
+    return AccountSpec(AccountKind.HOUSE, currency, f"house:{shard}")
+
+
+def cashier_spec(user_id: int, currency: Currency = Currency.INR) -> AccountSpec:
+    """The cashier shard that a user's deposits and withdrawals go through."""
+    shards = int(getattr(settings, "WALLET_CASHIER_SHARDS", DEFAULT_SHARDS))
+    return AccountSpec(AccountKind.CASHIER, currency, f"cashier:{user_id % shards}")
+
+
+def _check_ref(ref: str, prefix: str) -> None:
+    if not ref.startswith(prefix) or len(ref) == len(prefix) or len(ref) > 120:
+        raise WalletError(Code.BAD_REQUEST, f"{ref!r} is not a valid reference: expected {prefix}<id>.")
+
+
+def get_account(spec: AccountSpec) -> Account | None:
+    """The account named by ``spec``, or None if nothing was ever posted to it."""
+    return Account.objects.filter(ref=spec.ref, currency=spec.currency).first()
+
+
+def balance_of(spec: AccountSpec) -> int:
+    """The cached balance of an account (0 for an account never used)."""
+    account = get_account(spec)
+    return 0 if account is None else account.balance
+
+
+@dataclass
+class Locked:
+    """An account row locked for this transaction; ``balance`` and ``version`` move as legs apply."""
+
+    id: int
+    kind: str
+    ref: str
+    owner_id: int | None
+    balance: int
+    version: int
+    allow_negative: bool
+    closed: bool
+    touched: bool = False
+    close: bool = False
+    reopen: bool = False
+
+
+Locks = dict[str, Locked]
+
+
+def lock(currency: Currency, specs: Iterable[AccountSpec]) -> Locks:
+    """Lock the accounts named by ``specs`` in id order (one query), creating missing ones.
+
+    Must run inside ``transaction.atomic()``. Returns the locked rows by ``ref``.
+    """
+    wanted = {spec.ref: spec for spec in specs}
+    for spec in wanted.values():
+        if spec.currency != currency:
+            raise WalletError(Code.BAD_REQUEST, "All transfers of one journal must be in one currency.")
+    locks = _select_for_update(currency, list(wanted))
+    missing = [spec for ref, spec in wanted.items() if ref not in locks]
+    if missing:
+        Account.objects.bulk_create(
+            [
+                Account(
+                    kind=spec.kind,
+                    currency=spec.currency,
+                    ref=spec.ref,
+                    owner_id=spec.owner_id,
+                    allow_negative=spec.allow_negative,
+                )
+                for spec in missing
+            ],
+            ignore_conflicts=True,
+        )
+        locks = _select_for_update(currency, list(wanted))
+    for ref, spec in wanted.items():
+        row = locks[ref]
+        if row.kind != spec.kind or (spec.owner_id is not None and row.owner_id != spec.owner_id):
+            raise WalletError(Code.WRONG_ACCOUNT, f"{ref} is not a {spec.kind} account of that owner.")
+    return locks
+
+
+def _select_for_update(currency: str, refs: list[str]) -> Locks:
+    if not refs:
+        return {}
+    return {
+        row[2]: Locked(
+            id=row[0],
+            kind=row[1],
+            ref=row[2],
+            owner_id=row[3],
+            balance=row[4],
+            version=row[5],
+            allow_negative=bool(row[6]),
+            closed=bool(row[7]),
+        )
+        for row in sql.select_for_update(currency, refs)
+    }
+
+
+# --- amounts --------------------------------------------------------------------------------
+
+
+def check_amount(amount: object, *, what: str = "amount") -> int:
+    """Return ``amount`` if it is a whole number of paise in (0, MAX_AMOUNT]; else raise bad_amount."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise WalletError(
+            Code.BAD_AMOUNT,
+            f"The {what} must be a whole number of paise, not {type(amount).__name__} {amount!r}.",
+        )
+    if amount <= 0:
+        raise WalletError(Code.BAD_AMOUNT, f"The {what} must be more than zero; got {amount} paise.")
+    if amount > MAX_AMOUNT:
+        raise WalletError(Code.BAD_AMOUNT, f"The {what} of {amount} paise is too big.")
+    return amount
+
+
+# --- postings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One transfer of a plan: ``amount`` from the ``debit`` account to the ``credit`` account (refs)."""
+
+    debit: str
+    credit: str
+    amount: int
+
+
+@dataclass
+class Plan:
+    """What a posting writes, decided under the locks."""
+
+    legs: list[Leg]
+    close: set[str] = field(default_factory=set)
+    reopen: set[str] = field(default_factory=set)
+    allow_empty: bool = False
+
+
+def content_hash(kind: str, currency: str, meta: Meta, legs: Sequence[Leg] | None = None) -> str:
+    """sha256 of what was asked: same key and same hash is a retry; a different hash is a conflict."""
+    body: dict[str, Any] = {"kind": kind, "currency": currency, "meta": meta}
+    if legs is not None:
+        body["legs"] = [[leg.debit, leg.credit, leg.amount] for leg in legs]
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def execute(
+    *,
+    key: str,
+    kind: JournalKind,
+    currency: Currency,
+    accounts: Iterable[AccountSpec],
+    meta: Meta,
+    plan: Callable[[Locks], Plan],
+    legs_for_hash: Sequence[Leg] | None = None,
+    created_by_id: int | None = None,
+    reverses_id: int | None = None,
+) -> Journal:
+    """Lock ``accounts``, claim ``key``, run ``plan`` under the locks and write it, atomically.
+
+    The building block of every operation. ``meta`` must describe the request completely: it
+    is what a retry is compared on. Returns the new journal, or the original one on a retry.
+    """
+    if not key or len(key) > 200:
+        raise WalletError(Code.BAD_REQUEST, "An idempotency key of 1 to 200 characters is required.")
+    digest = content_hash(kind, currency, meta, legs_for_hash)
+    row = sql.JournalRow(
+        key=key,
+        kind=kind,
+        currency=currency,
+        meta_json=json.dumps(meta, sort_keys=True, default=str),
+        content_hash=digest,
+        created_at=timezone.now(),
+        created_by_id=created_by_id,
+        reverses_id=reverses_id,
+    )
+    with transaction.atomic():
+        locks = lock(currency, accounts)
+        try:
+            legs, entries, updates = _apply(plan(locks), locks)
+        except WalletError:
+            existing = _existing(key, digest)
+            if existing is not None:
+                return existing
+            raise
+        journal_id = sql.write(row, legs, entries, updates)
+        if journal_id is None:
+            existing = _existing(key, digest)
+            if existing is None:  # pragma: no cover - the key was taken a moment ago
+                raise AssertionError(f"ledger bug: key {key!r} both taken and missing")
+            return existing
+    journal = Journal(
+        id=journal_id,
+        key=key,
+        kind=kind,
+        currency=currency,
+        meta=json.loads(row.meta_json),
+        content_hash=digest,
+        created_at=row.created_at,
+        created_by_id=created_by_id,
+        reverses_id=reverses_id,
+    )
+    journal._state.adding = False
+    journal._state.db = connection.alias
+    return journal
+
+
+def post(
+    key: str,
+    kind: JournalKind | str,
+    transfers: Sequence[tuple[Account | AccountSpec, Account | AccountSpec, int]],
+    *,
+    meta: Meta | None = None,
+    created_by: Any = None,
+) -> Journal:
+    """Post ``transfers`` (debit, credit, amount) as one journal, atomically and idempotently.
+
+    Same ``key`` and same content returns the original journal; same key and different
+    content raises ``idempotency_conflict``. Raises ``insufficient_funds`` rather than take an
+    account other than the cashier below zero.
+    """
+    kind = JournalKind(kind)
+    if not transfers:
+        raise WalletError(Code.BAD_REQUEST, "A journal needs at least one transfer.")
+    specs: dict[str, AccountSpec] = {}
+    legs: list[Leg] = []
+    currencies = set()
+    for debit, credit, amount in transfers:
+        debit_spec, credit_spec = spec_of(debit), spec_of(credit)
+        specs[debit_spec.ref] = debit_spec
+        specs[credit_spec.ref] = credit_spec
+        currencies |= {debit_spec.currency, credit_spec.currency}
+        legs.append(Leg(debit_spec.ref, credit_spec.ref, check_amount(amount)))
+    if len(currencies) != 1:
+        raise WalletError(Code.BAD_REQUEST, "All transfers of one journal must be in one currency.")
+    (currency,) = currencies
+    meta = dict(meta or {})
+    return execute(
+        key=key,
+        kind=kind,
+        currency=Currency(currency),
+        accounts=specs.values(),
+        meta=meta,
+        legs_for_hash=legs,
+        plan=lambda _locks: Plan(legs),
+        created_by_id=getattr(created_by, "pk", None),
+    )
+
+
+def spec_of(account: Account | AccountSpec) -> AccountSpec:
+    """The spec naming an existing account."""
+    if isinstance(account, AccountSpec):
+        return account
+    return AccountSpec(AccountKind(account.kind), Currency(account.currency), account.ref, account.owner_id)
+
+
+def reverse(journal: Journal, reason: str, by_user: Any) -> Journal:
+    """Correct ``journal`` with a new journal moving every transfer back (staff only, once).
+
+    The reversal may take an account back to zero but never below it; a closed account that
+    the reversal credits (a paid-out pool) is reopened.
+    """
+    if not getattr(by_user, "is_staff", False):
+        raise WalletError(Code.NOT_STAFF, "Only staff may reverse a journal.")
+    if not reason.strip():
+        raise WalletError(Code.BAD_REQUEST, "A reversal needs a reason.")
+    if journal.kind == JournalKind.REVERSAL:
+        raise WalletError(Code.BAD_REQUEST, "A reversal cannot itself be reversed; post a new journal.")
+    original = list(journal.transfers.select_related("debit", "credit").order_by("-id"))
+    specs = {
+        account.ref: spec_of(account)
+        for transfer in original
+        for account in (transfer.debit, transfer.credit)
+    }
+    # Undo the transfers last-first, so every intermediate balance is one that existed before.
+    legs = [Leg(debit=t.credit.ref, credit=t.debit.ref, amount=t.amount) for t in original]
+
+    def plan(locks: Locks) -> Plan:
+        return Plan(legs, reopen={leg.credit for leg in legs if locks[leg.credit].closed}, allow_empty=True)
+
+    return execute(
+        key=f"reversal:{journal.key}",
+        kind=JournalKind.REVERSAL,
+        currency=Currency(journal.currency),
+        accounts=specs.values(),
+        meta={"reverses": journal.key, "reason": reason.strip()},
+        plan=plan,
+        created_by_id=by_user.pk,
+        reverses_id=journal.pk,
+    )
+
+
+# --- the writes -----------------------------------------------------------------------------
+
+
+def _existing(key: str, digest: str) -> Journal | None:
+    """The journal holding ``key`` if it is the same request; raise if it is a different one."""
+    existing = Journal.objects.filter(key=key).first()
+    if existing is not None and existing.content_hash != digest:
+        raise WalletError(
+            Code.IDEMPOTENCY_CONFLICT,
+            f"The key {key!r} was already used for a different request ({existing.kind}).",
+        )
+    return existing
+
+
+Written = tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int, int]], list[sql.AccountUpdate]]
+
+
+def _apply(plan: Plan, locks: Locks) -> Written:
+    """Check the plan against the locked balances and compute its rows (nothing is written yet)."""
+    if not plan.legs and not plan.allow_empty:
+        raise WalletError(Code.BAD_REQUEST, "A journal needs at least one transfer.")
+    for ref in plan.reopen:
+        locks[ref].closed = False
+        locks[ref].reopen = True
+        locks[ref].touched = True
+    legs: list[tuple[int, int, int]] = []
+    entries: list[tuple[int, int, int, int, int]] = []
+    for number, leg in enumerate(plan.legs, start=1):
+        check_amount(leg.amount)
+        if leg.debit == leg.credit:
+            raise WalletError(Code.BAD_REQUEST, "A transfer needs two different accounts.")
+        debit, credit = locks[leg.debit], locks[leg.credit]
+        if credit.closed:
+            raise WalletError(Code.ACCOUNT_CLOSED, f"{credit.ref} is closed and takes no more money.")
+        if debit.balance - leg.amount < 0 and not debit.allow_negative:
+            raise WalletError(Code.INSUFFICIENT_FUNDS, _insufficient(debit, leg.amount))
+        legs.append((debit.id, credit.id, leg.amount))
+        for account, signed in ((debit, -leg.amount), (credit, leg.amount)):
+            account.balance += signed
+            account.version += 1
+            account.touched = True
+            entries.append((account.id, number, signed, account.balance, account.version))
+    for ref in plan.close:
+        account = locks[ref]
+        if account.balance != 0:
+            raise AssertionError(f"ledger bug: closing {ref} with balance {account.balance}")
+        account.closed = True
+        account.close = True
+        account.touched = True
+    updates = [
+        sql.AccountUpdate(
+            account.id, account.balance, account.version, 1 if account.close else 2 if account.reopen else 0
+        )
+        for account in locks.values()
+        if account.touched
+    ]
+    return legs, entries, updates
+
+
+def _insufficient(account: Locked, amount: int) -> str:
+    if account.kind == AccountKind.USER:
+        return f"Your wallet balance is {rupees(account.balance)}; this needs {rupees(amount)}."
+    return f"{account.ref} holds {rupees(account.balance)}; this needs {rupees(amount)}."

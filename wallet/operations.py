@@ -1,0 +1,621 @@
+"""Game money: entry and rejoin fees, refunds, prizes and splits, 21-card seats and deals.
+
+Each function is one posting through :func:`wallet.ledger.execute`: one transaction that
+locks the accounts it touches (in id order), claims an idempotency key derived from the game
+event (``entry:<pool>:<user>``, ``prize:<pool>``, ``deal:<table>:<n>`` ...) and checks the
+rules under those locks. Calling a function again with the same event returns the original
+journal and moves no money; calling it with the same event but different figures raises
+``idempotency_conflict``.
+
+Amounts are integer paise (R-MONEY-1). Rake: ``floor(amount × percent / 100)`` paise, computed
+exactly (the percent may be an int, ``Decimal`` or ``Fraction``, never a float).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Sum
+
+from wallet.errors import Code, WalletError, rupees
+from wallet.ledger import (
+    AccountSpec,
+    Leg,
+    Locks,
+    Plan,
+    check_amount,
+    execute,
+    get_account,
+    house_spec,
+    pool_spec,
+    seat_spec,
+    spec_of,
+    user_spec,
+)
+from wallet.models import Account, Currency, Journal, JournalKind, Transfer
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: R-21-8: joining a 21-card table needs at least this many points of balance.
+SEAT_MIN_POINTS = 200
+
+
+def _uid(user: User | int) -> int:
+    if isinstance(user, bool):
+        raise WalletError(Code.BAD_REQUEST, "A user or a user id is required.")
+    if isinstance(user, int):
+        return user
+    if user.pk is None:
+        raise WalletError(Code.BAD_REQUEST, "The user is not saved.")
+    return int(user.pk)
+
+
+def rake_for(amount: int, rake_percent: int | Decimal | Fraction) -> int:
+    """The house rake on ``amount`` paise: ``floor(amount × percent / 100)`` (R-MONEY-2, R-MONEY-3).
+
+    >>> rake_for(15000, 10), rake_for(999, 10), rake_for(1000, Decimal("12.5"))
+    (1500, 99, 125)
+    """
+    percent = _check_percent(rake_percent)
+    return int(amount * percent // 100)
+
+
+def _check_percent(rake_percent: object) -> Fraction:
+    if isinstance(rake_percent, bool) or not isinstance(rake_percent, int | Decimal | Fraction):
+        raise WalletError(
+            Code.BAD_REQUEST, f"The rake percent must be an int, Decimal or Fraction, not {rake_percent!r}."
+        )
+    percent = Fraction(rake_percent)
+    if not 0 <= percent < 100:
+        raise WalletError(
+            Code.BAD_REQUEST, f"The rake percent must be from 0 to below 100, not {rake_percent}."
+        )
+    return percent
+
+
+def _percent_meta(rake_percent: int | Decimal | Fraction) -> str:
+    return str(Fraction(rake_percent))
+
+
+# --- pools ----------------------------------------------------------------------------------
+
+
+def pool_entrants(pool_ref: str, currency: Currency = Currency.INR) -> list[int]:
+    """Ids of the users who paid an entry fee into the pool, in the order they joined."""
+    spec = pool_spec(pool_ref, currency)
+    rows = (
+        Transfer.objects.filter(
+            credit__ref=spec.ref, credit__currency=currency, journal__kind=JournalKind.ENTRY_FEE
+        )
+        .order_by("id")
+        .values_list("debit__owner_id", flat=True)
+    )
+    return list(dict.fromkeys(rows))
+
+
+def _entry_count(pool_id: int) -> int:
+    return Transfer.objects.filter(credit_id=pool_id, journal__kind=JournalKind.ENTRY_FEE).count()
+
+
+def _has_entered(pool_id: int, user_account_id: int) -> bool:
+    return Transfer.objects.filter(
+        credit_id=pool_id, debit_id=user_account_id, journal__kind=JournalKind.ENTRY_FEE
+    ).exists()
+
+
+def _pool_closed_error(pool_ref: str) -> WalletError:
+    return WalletError(Code.ACCOUNT_CLOSED, f"The pool game {pool_ref} is already settled.")
+
+
+def charge_entry_fee(
+    user: User | int,
+    pool_ref: str,
+    fee: int,
+    *,
+    capacity: int | None = None,
+    currency: Currency = Currency.INR,
+    variant: str = "",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Move the entry fee from the user's wallet into the pool's prize pool (R-POOL-1, R-MONEY-2).
+
+    Idempotent per (pool, user). With ``capacity``, the number of entries already in the pool
+    is counted under the pool's lock, so of many players racing for the last seat exactly one
+    is charged and the others get ``pool_full``.
+    """
+    uid = _uid(user)
+    check_amount(fee, what="entry fee")
+    if capacity is not None and (isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1):
+        raise WalletError(
+            Code.BAD_REQUEST, f"The capacity must be a positive whole number, not {capacity!r}."
+        )
+    wallet, pool = user_spec(uid, currency), pool_spec(pool_ref, currency)
+
+    def plan(locks: Locks) -> Plan:
+        if locks[pool.ref].closed:
+            raise _pool_closed_error(pool_ref)
+        if capacity is not None and _entry_count(locks[pool.ref].id) >= capacity:
+            raise WalletError(Code.POOL_FULL, f"The pool game {pool_ref} is full ({capacity} players).")
+        return Plan([Leg(wallet.ref, pool.ref, fee)])
+
+    return execute(
+        key=f"entry:{pool_ref}:{uid}",
+        kind=JournalKind.ENTRY_FEE,
+        currency=currency,
+        accounts=[wallet, pool],
+        meta={
+            **(meta or {}),
+            "pool": pool_ref,
+            "user": uid,
+            "fee": fee,
+            "capacity": capacity,
+            "variant": variant,
+        },
+        plan=plan,
+        created_by_id=uid,
+    )
+
+
+def charge_rejoin_fee(
+    user: User | int,
+    pool_ref: str,
+    fee: int,
+    *,
+    rejoin_number: int,
+    currency: Currency = Currency.INR,
+    variant: str = "",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Charge the rejoin fee (the entry fee again) into the prize pool (R-POOL-4, R-MONEY-2).
+
+    Only a player who paid an entry fee into this pool may rejoin; ``rejoin_number`` (1, 2,
+    ...) counts the user's rejoins in this pool and makes each one its own idempotent event.
+    Whether a rejoin is allowed by the scores is the game's decision (games.engine.pool).
+    """
+    uid = _uid(user)
+    check_amount(fee, what="rejoin fee")
+    if isinstance(rejoin_number, bool) or not isinstance(rejoin_number, int) or rejoin_number < 1:
+        raise WalletError(Code.BAD_REQUEST, f"The rejoin number must be 1 or more, not {rejoin_number!r}.")
+    wallet, pool = user_spec(uid, currency), pool_spec(pool_ref, currency)
+
+    def plan(locks: Locks) -> Plan:
+        if locks[pool.ref].closed:
+            raise _pool_closed_error(pool_ref)
+        if not _has_entered(locks[pool.ref].id, locks[wallet.ref].id):
+            raise WalletError(Code.NOT_IN_POOL, f"Only a player of {pool_ref} may rejoin it.")
+        return Plan([Leg(wallet.ref, pool.ref, fee)])
+
+    return execute(
+        key=f"rejoin:{pool_ref}:{uid}:{rejoin_number}",
+        kind=JournalKind.REJOIN_FEE,
+        currency=currency,
+        accounts=[wallet, pool],
+        meta={
+            **(meta or {}),
+            "pool": pool_ref,
+            "user": uid,
+            "fee": fee,
+            "rejoin": rejoin_number,
+            "variant": variant,
+        },
+        plan=plan,
+        created_by_id=uid,
+    )
+
+
+def _contributions(pool_id: int) -> dict[int, int]:
+    """Net money each account put into the pool (fees in, minus anything already moved back)."""
+    totals: dict[int, int] = {}
+    for account_id, amount in (
+        Transfer.objects.filter(credit_id=pool_id)
+        .values("debit_id")
+        .annotate(total=Sum("amount"))
+        .values_list("debit_id", "total")
+    ):
+        totals[account_id] = totals.get(account_id, 0) + amount
+    for account_id, amount in (
+        Transfer.objects.filter(debit_id=pool_id)
+        .values("credit_id")
+        .annotate(total=Sum("amount"))
+        .values_list("credit_id", "total")
+    ):
+        totals[account_id] = totals.get(account_id, 0) - amount
+    return {account_id: total for account_id, total in totals.items() if total}
+
+
+def refund_pool(
+    pool_ref: str,
+    *,
+    currency: Currency = Currency.INR,
+    reason: str = "never started",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Give every player back all they paid into a pool that never started, and close it (R-MONEY-4).
+
+    Idempotent per pool. A pool nobody paid into is closed with an empty journal.
+    """
+    pool = pool_spec(pool_ref, currency)
+    existing = get_account(pool)
+    payer_specs: list[AccountSpec] = []
+    if existing is not None:
+        payer_specs = [spec_of(payer) for payer in Account.objects.filter(id__in=_contributions(existing.id))]
+
+    def plan(locks: Locks) -> Plan:
+        account = locks[pool.ref]
+        if account.closed:
+            raise _pool_closed_error(pool_ref)
+        contributions = _contributions(account.id)
+        by_id = {locked.id: locked for locked in locks.values()}
+        if not set(contributions) <= set(by_id):
+            raise WalletError(
+                Code.BAD_REQUEST, f"Someone joined {pool_ref} while it was being refunded; retry."
+            )
+        if sum(contributions.values()) != account.balance:
+            raise AssertionError(
+                f"ledger bug: {pool_ref} holds {account.balance}, contributions {contributions}"
+            )
+        legs = [
+            Leg(pool.ref, by_id[account_id].ref, amount)
+            for account_id, amount in sorted(contributions.items())
+            if amount > 0
+        ]
+        return Plan(legs, close={pool.ref}, allow_empty=True)
+
+    return execute(
+        key=f"refund:{pool_ref}",
+        kind=JournalKind.REFUND,
+        currency=currency,
+        accounts=[pool, *payer_specs],
+        meta={**(meta or {}), "pool": pool_ref, "reason": reason},
+        plan=plan,
+    )
+
+
+def pay_winner(
+    pool_ref: str,
+    winner: User | int,
+    *,
+    rake_percent: int | Decimal | Fraction,
+    currency: Currency = Currency.INR,
+    variant: str = "",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Pay the whole prize pool less the rake to the last player left, and close the pool.
+
+    R-MONEY-2 (the rake is taken once, here), R-MONEY-3 (winnings = prize pool − rake).
+    Afterwards the pool account is exactly zero. Idempotent per pool.
+    """
+    uid = _uid(winner)
+    _check_percent(rake_percent)
+    pool, wallet, house = (
+        pool_spec(pool_ref, currency),
+        user_spec(uid, currency),
+        house_spec(pool_ref, currency),
+    )
+
+    def plan(locks: Locks) -> Plan:
+        account = locks[pool.ref]
+        if account.closed:
+            raise _pool_closed_error(pool_ref)
+        if not _has_entered(account.id, locks[wallet.ref].id):
+            raise WalletError(Code.NOT_IN_POOL, f"The winner did not play in {pool_ref}.")
+        if account.balance <= 0:
+            raise WalletError(Code.EMPTY_POOL, f"The pool game {pool_ref} holds no money.")
+        rake = rake_for(account.balance, rake_percent)
+        legs = [Leg(pool.ref, wallet.ref, account.balance - rake)]
+        if rake:
+            legs.append(Leg(pool.ref, house.ref, rake))
+        return Plan(legs, close={pool.ref})
+
+    return execute(
+        key=f"prize:{pool_ref}",
+        kind=JournalKind.PRIZE,
+        currency=currency,
+        accounts=[pool, wallet, house],
+        meta={
+            **(meta or {}),
+            "pool": pool_ref,
+            "winner": uid,
+            "rake_percent": _percent_meta(rake_percent),
+            "variant": variant,
+        },
+        plan=plan,
+    )
+
+
+def pay_split(
+    pool_ref: str,
+    shares: Sequence[tuple[User | int, int]],
+    *,
+    rake_percent: int | Decimal | Fraction,
+    currency: Currency = Currency.INR,
+    variant: str = "",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Pay a split (R-POOL-8): ``shares`` are (player, paise) in seat order, after the rake.
+
+    The shares must add up to exactly the prize pool less the rake (``split_mismatch``
+    otherwise); the rake goes to the house and the pool closes at exactly zero.
+    """
+    _check_percent(rake_percent)
+    amounts = [(_uid(user), amount) for user, amount in shares]
+    if not amounts:
+        raise WalletError(Code.BAD_REQUEST, "A split needs at least one player.")
+    if len({uid for uid, _ in amounts}) != len(amounts):
+        raise WalletError(Code.BAD_REQUEST, "A player appears twice in the split.")
+    for _, amount in amounts:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise WalletError(
+                Code.BAD_AMOUNT, f"A split share must be whole paise, 0 or more; got {amount!r}."
+            )
+    return _split(pool_ref, amounts, None, rake_percent, currency, variant, meta)
+
+
+def pay_split_by_drops(
+    pool_ref: str,
+    players: Sequence[User | int],
+    drops_left: Sequence[int],
+    *,
+    entry_fee: int,
+    rake_percent: int | Decimal | Fraction,
+    currency: Currency = Currency.INR,
+    variant: str = "",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Split the pool by drops remaining (R-POOL-8), computing the shares from the locked pool.
+
+    ``players`` and ``drops_left`` are in seat order. The shares come from
+    ``games.engine.pool.split_payouts`` on the prize pool after the rake.
+    """
+    _check_percent(rake_percent)
+    check_amount(entry_fee, what="entry fee")
+    uids = [_uid(user) for user in players]
+    if len(uids) != len(drops_left) or not uids:
+        raise WalletError(Code.BAD_REQUEST, "Give one drops-remaining number per player.")
+    if len(set(uids)) != len(uids):
+        raise WalletError(Code.BAD_REQUEST, "A player appears twice in the split.")
+    for drops in drops_left:
+        if isinstance(drops, bool) or not isinstance(drops, int) or drops < 0:
+            raise WalletError(
+                Code.BAD_REQUEST, f"Drops remaining must be whole numbers from 0 up, not {drops!r}."
+            )
+    drops = list(drops_left)
+    by_drops = {"entry_fee": entry_fee, "drops_left": drops}
+    return _split(pool_ref, [(uid, 0) for uid in uids], by_drops, rake_percent, currency, variant, meta)
+
+
+def _split(
+    pool_ref: str,
+    amounts: list[tuple[int, int]],
+    by_drops: dict[str, Any] | None,
+    rake_percent: int | Decimal | Fraction,
+    currency: Currency,
+    variant: str,
+    meta: Mapping[str, Any] | None,
+) -> Journal:
+    pool, house = pool_spec(pool_ref, currency), house_spec(pool_ref, currency)
+    wallets = [user_spec(uid, currency) for uid, _ in amounts]
+
+    def plan(locks: Locks) -> Plan:
+        account = locks[pool.ref]
+        if account.closed:
+            raise _pool_closed_error(pool_ref)
+        if account.balance <= 0:
+            raise WalletError(Code.EMPTY_POOL, f"The pool game {pool_ref} holds no money.")
+        for wallet in wallets:
+            if not _has_entered(account.id, locks[wallet.ref].id):
+                raise WalletError(Code.NOT_IN_POOL, f"A player of the split did not play in {pool_ref}.")
+        rake = rake_for(account.balance, rake_percent)
+        prize = account.balance - rake
+        if by_drops is None:
+            shares = [amount for _, amount in amounts]
+        else:
+            from games.engine.pool import split_payouts
+
+            shares = list(
+                split_payouts(
+                    prize_pool=prize, entry_fee=by_drops["entry_fee"], drops_left=by_drops["drops_left"]
+                )
+            )
+        if sum(shares) != prize or len(shares) != len(wallets) or min(shares) < 0:
+            raise WalletError(
+                Code.SPLIT_MISMATCH,
+                f"The split shares add up to {rupees(sum(shares))} but the prize pool after rake is {rupees(prize)}.",
+            )
+        legs = [
+            Leg(pool.ref, wallet.ref, share) for wallet, share in zip(wallets, shares, strict=True) if share
+        ]
+        if rake:
+            legs.append(Leg(pool.ref, house.ref, rake))
+        return Plan(legs, close={pool.ref})
+
+    request: dict[str, Any] = {
+        **(meta or {}),
+        "pool": pool_ref,
+        "rake_percent": _percent_meta(rake_percent),
+        "variant": variant,
+    }
+    if by_drops is None:
+        request["shares"] = [[uid, amount] for uid, amount in amounts]
+    else:
+        request["players"] = [uid for uid, _ in amounts]
+        request.update(by_drops)
+    return execute(
+        key=f"split:{pool_ref}",
+        kind=JournalKind.SPLIT,
+        currency=currency,
+        accounts=[pool, house, *wallets],
+        meta=request,
+        plan=plan,
+    )
+
+
+# --- 21-card seats and deals ------------------------------------------------------------------
+
+
+def hold_seat(
+    user: User | int,
+    seat_ref: str,
+    amount: int,
+    *,
+    point_value: int,
+    table_ref: str,
+    currency: Currency = Currency.INR,
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Hold ``amount`` of the user's wallet on their seat while they play (R-21-8).
+
+    ``amount`` must be at least 200 × ``point_value`` (``below_minimum``). ``seat_ref`` names
+    one sitting (``seat:<id>``), so the hold is idempotent per seat.
+    """
+    uid = _uid(user)
+    check_amount(amount, what="amount to hold")
+    check_amount(point_value, what="point value")
+    minimum = SEAT_MIN_POINTS * point_value
+    if amount < minimum:
+        raise WalletError(
+            Code.BELOW_MINIMUM,
+            f"Joining needs at least {SEAT_MIN_POINTS} points, {rupees(minimum)}, held for the table.",
+        )
+    wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
+
+    def plan(locks: Locks) -> Plan:
+        if locks[seat.ref].closed:
+            raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat_ref} was already released.")
+        return Plan([Leg(wallet.ref, seat.ref, amount)])
+
+    return execute(
+        key=f"seat_hold:{seat_ref}",
+        kind=JournalKind.SEAT_HOLD,
+        currency=currency,
+        accounts=[wallet, seat],
+        meta={
+            **(meta or {}),
+            "seat": seat_ref,
+            "table": table_ref,
+            "user": uid,
+            "amount": amount,
+            "point_value": point_value,
+        },
+        plan=plan,
+        created_by_id=uid,
+    )
+
+
+def release_seat(
+    seat_ref: str, *, currency: Currency = Currency.INR, meta: Mapping[str, Any] | None = None
+) -> Journal:
+    """Give the whole seat balance back to its player's wallet and close the seat (R-21-8)."""
+    account = get_account(seat_spec(seat_ref, 0, currency))
+    if account is None or account.owner_id is None:
+        raise WalletError(Code.NOT_FOUND, f"No money was ever held for {seat_ref}.")
+    seat, wallet = seat_spec(seat_ref, account.owner_id, currency), user_spec(account.owner_id, currency)
+
+    def plan(locks: Locks) -> Plan:
+        held = locks[seat.ref]
+        if held.closed:
+            raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat_ref} was already released.")
+        legs = [Leg(seat.ref, wallet.ref, held.balance)] if held.balance > 0 else []
+        return Plan(legs, close={seat.ref}, allow_empty=True)
+
+    return execute(
+        key=f"seat_release:{seat_ref}",
+        kind=JournalKind.SEAT_RELEASE,
+        currency=currency,
+        accounts=[seat, wallet],
+        meta={**(meta or {}), "seat": seat_ref, "user": account.owner_id},
+        plan=plan,
+        created_by_id=account.owner_id,
+    )
+
+
+def seat_transfers(settlement: Any, seat_refs: Sequence[str]) -> list[tuple[str, str, int]]:
+    """Map the seat-index transfers of ``games.engine.points21.settle`` to seat refs."""
+    return [(seat_refs[t.payer], seat_refs[t.payee], t.points) for t in settlement.transfers]
+
+
+def settle_deal(
+    table_ref: str,
+    deal_number: int,
+    transfers: Sequence[tuple[str, str, int]],
+    *,
+    point_value: int,
+    rake_percent: int | Decimal | Fraction,
+    currency: Currency = Currency.INR,
+    variant: str = "points21",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Settle one 21-card deal between seats (R-21-7, R-MONEY-3).
+
+    ``transfers`` are (paying seat ref, receiving seat ref, points), e.g. the pairwise
+    transfers of ``games.engine.points21.settle`` mapped to seat refs. Each seat's money
+    moves by its net points × ``point_value``; every seat that comes out ahead pays
+    ``floor(gain × rake_percent / 100)`` to the house. The money moves from the seats that
+    lose to the seats that win (losers in the order they first appear paying winners in the
+    same order), so no seat ever dips below zero mid-journal; the pairwise points are kept in
+    the journal's meta.
+    """
+    check_amount(point_value, what="point value")
+    _check_percent(rake_percent)
+    if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number < 0:
+        raise WalletError(Code.BAD_REQUEST, f"The deal number must be 0 or more, not {deal_number!r}.")
+    net: dict[str, int] = {}
+    for payer, payee, points in transfers:
+        if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+            raise WalletError(Code.BAD_AMOUNT, f"Points must be whole and 0 or more; got {points!r}.")
+        if payer == payee:
+            raise WalletError(Code.BAD_REQUEST, f"{payer} cannot pay itself.")
+        net[payer] = net.get(payer, 0) - points * point_value
+        net[payee] = net.get(payee, 0) + points * point_value
+    seats = list(net)
+    owners = dict(
+        Account.objects.filter(ref__in=seats, currency=currency, kind="seat").values_list("ref", "owner_id")
+    )
+    missing = [ref for ref in seats if ref not in owners]
+    if missing:
+        raise WalletError(Code.NOT_FOUND, f"No money is held for {', '.join(missing)}.")
+    house = house_spec(table_ref, currency)
+    specs = [seat_spec(ref, owners[ref], currency) for ref in seats]
+
+    def plan(locks: Locks) -> Plan:
+        for ref in seats:
+            if locks[ref].closed:
+                raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {ref} was already released.")
+        losers = [[ref, -net[ref]] for ref in seats if net[ref] < 0]
+        winners = [[ref, net[ref]] for ref in seats if net[ref] > 0]
+        legs: list[Leg] = []
+        w = 0
+        for loser in losers:
+            while loser[1] > 0:
+                amount = min(loser[1], winners[w][1])
+                legs.append(Leg(str(loser[0]), str(winners[w][0]), int(amount)))
+                loser[1] -= amount
+                winners[w][1] -= amount
+                if winners[w][1] == 0:
+                    w += 1
+        for ref in seats:
+            rake = rake_for(net[ref], rake_percent) if net[ref] > 0 else 0
+            if rake:
+                legs.append(Leg(ref, house.ref, rake))
+        return Plan(legs, allow_empty=True)
+
+    return execute(
+        key=f"deal:{table_ref}:{deal_number}",
+        kind=JournalKind.DEAL_SETTLEMENT,
+        currency=currency,
+        accounts=[*specs, house],
+        meta={
+            **(meta or {}),
+            "table": table_ref,
+            "deal": deal_number,
+            "point_value": point_value,
+            "rake_percent": _percent_meta(rake_percent),
+            "variant": variant,
+            "transfers": [[payer, payee, points] for payer, payee, points in transfers],
+        },
+        plan=plan,
+    )

@@ -1,0 +1,260 @@
+"""The ledger's own SQL, for PostgreSQL and SQLite.
+
+The posting path is the hot path of the whole site, so it skips the ORM: a posting is one
+locking ``SELECT`` and one write. On PostgreSQL the write is a single statement (the journal,
+its transfers, their entries and the balance updates as data-modifying CTEs) and every
+statement runs as a server-side prepared statement (psycopg ``prepare=True``; set
+``WALLET_PREPARED_STATEMENTS = False`` behind a pooler that cannot hold them). On SQLite,
+where one writer holds the database anyway, the same steps are plain statements.
+
+Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContext``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+_CURSOR_ATTRIBUTE = "_wallet_cursor"
+
+
+@dataclass(frozen=True)
+class JournalRow:
+    key: str
+    kind: str
+    currency: str
+    meta_json: str
+    content_hash: str
+    created_at: Any
+    created_by_id: int | None
+    reverses_id: int | None
+
+
+@dataclass(frozen=True)
+class AccountUpdate:
+    id: int
+    balance: int
+    version: int
+    state: int  # 0 unchanged, 1 close, 2 reopen
+
+
+def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Run one statement of the ledger and return its rows."""
+    if connection.vendor == "postgresql":
+        return _pg(sql, params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall()) if cursor.description else []
+
+
+def _pg_cursor() -> Any:
+    """A server-side-binding psycopg cursor on Django's connection, made once per connection."""
+    import psycopg
+    from psycopg.types.numeric import Int8Dumper
+
+    connection.ensure_connection()
+    raw = connection.connection
+    cached = getattr(connection, _CURSOR_ATTRIBUTE, None)
+    if cached is not None and cached[0] is raw:
+        return cached[1]
+    if raw.prepare_threshold is None:
+        # Django turns automatic preparation off; only statements executed with prepare=True
+        # (ours) are prepared, Django's own client-side cursors never are.
+        raw.prepare_threshold = 2**31 - 1
+    cursor = psycopg.Cursor(raw)
+    # One type for every integer, so each statement is prepared once, not once per int width.
+    cursor.adapters.register_dumper(int, Int8Dumper)
+    setattr(connection, _CURSOR_ATTRIBUTE, (raw, cursor))
+    return cursor
+
+
+def _pg(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    connection.validate_no_broken_transaction()
+    prepare = bool(getattr(settings, "WALLET_PREPARED_STATEMENTS", True))
+    started = time.monotonic() if connection.queries_logged else 0.0
+    with connection.wrap_database_errors:
+        cursor = _pg_cursor()
+        cursor.execute(sql, params, prepare=prepare)
+        rows = cursor.fetchall() if cursor.description else []
+    if connection.queries_logged:
+        connection.queries_log.append(
+            {"sql": f"{sql} -- {list(params)!r}", "time": f"{time.monotonic() - started:.3f}"}
+        )
+    return rows
+
+
+# --- locking --------------------------------------------------------------------------------
+
+_LOCK_PG = (
+    "SELECT id, kind, ref, owner_id, balance, version, allow_negative, closed_at IS NOT NULL "
+    "FROM wallet_account WHERE currency = %s AND ref = ANY(%s::text[]) ORDER BY id FOR UPDATE"
+)
+
+
+def select_for_update(currency: str, refs: list[str]) -> list[tuple[Any, ...]]:
+    """Lock the accounts by ref in id order (PostgreSQL row locks; SQLite holds the database)."""
+    if connection.vendor == "postgresql":
+        return _pg(_LOCK_PG, [currency, refs])
+    placeholders = ", ".join(["%s"] * len(refs))
+    return fetch(
+        "SELECT id, kind, ref, owner_id, balance, version, allow_negative, closed_at IS NOT NULL "
+        f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id",
+        [currency, *refs],
+    )
+
+
+# --- writing --------------------------------------------------------------------------------
+
+_WRITE_PG = """
+WITH j AS (
+    INSERT INTO wallet_journal ("key", kind, currency, meta, content_hash, created_at, created_by_id, reverses_id)
+    VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s)
+    ON CONFLICT ("key") DO NOTHING
+    RETURNING id
+), t AS (
+    INSERT INTO wallet_transfer (journal_id, debit_id, credit_id, amount, currency)
+    SELECT j.id, leg.debit, leg.credit, leg.amount, %s
+    FROM j, unnest(%s::bigint[], %s::bigint[], %s::bigint[]) WITH ORDINALITY AS leg(debit, credit, amount, n)
+    ORDER BY leg.n
+    RETURNING id
+), numbered AS (
+    SELECT id, row_number() OVER (ORDER BY id) AS n FROM t
+), e AS (
+    INSERT INTO wallet_entry (account_id, journal_id, transfer_id, amount, balance_after, version)
+    SELECT side.account, (SELECT id FROM j), numbered.id, side.amount, side.balance, side.version
+    FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[])
+        AS side(account, leg, amount, balance, version)
+    JOIN numbered ON numbered.n = side.leg
+), u AS (
+    UPDATE wallet_account AS a
+    SET balance = acc.balance, version = acc.version,
+        closed_at = CASE acc.state WHEN 1 THEN %s::timestamptz WHEN 2 THEN NULL ELSE a.closed_at END
+    FROM j, unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[]) AS acc(id, balance, version, state)
+    WHERE a.id = acc.id
+    RETURNING a.id
+)
+SELECT (SELECT id FROM j), (SELECT count(*) FROM u)
+"""
+
+
+def write(
+    journal: JournalRow,
+    legs: Sequence[tuple[int, int, int]],
+    entries: Sequence[tuple[int, int, int, int, int]],
+    accounts: Sequence[AccountUpdate],
+) -> int | None:
+    """Insert the journal, its transfers and entries and move the balances; None if the key exists.
+
+    ``legs``: (debit id, credit id, amount); ``entries``: (account id, leg number from 1,
+    signed amount, balance after, version). When the key is already taken nothing is written.
+    """
+    if connection.vendor == "postgresql":
+        return _write_pg(journal, legs, entries, accounts)
+    return _write_sqlite(journal, legs, entries, accounts)
+
+
+def _write_pg(
+    journal: JournalRow,
+    legs: Sequence[tuple[int, int, int]],
+    entries: Sequence[tuple[int, int, int, int, int]],
+    accounts: Sequence[AccountUpdate],
+) -> int | None:
+    params: list[Any] = [
+        journal.key,
+        journal.kind,
+        journal.currency,
+        journal.meta_json,
+        journal.content_hash,
+        journal.created_at,
+        journal.created_by_id,
+        journal.reverses_id,
+        journal.currency,
+        [leg[0] for leg in legs],
+        [leg[1] for leg in legs],
+        [leg[2] for leg in legs],
+        *([entry[i] for entry in entries] for i in range(5)),
+        journal.created_at,
+        [account.id for account in accounts],
+        [account.balance for account in accounts],
+        [account.version for account in accounts],
+        [account.state for account in accounts],
+    ]
+    ((journal_id, updated),) = _pg(_WRITE_PG, params)
+    if journal_id is not None and updated != len(accounts):
+        raise AssertionError(f"ledger bug: updated {updated} of {len(accounts)} accounts")
+    return None if journal_id is None else int(journal_id)
+
+
+def _write_sqlite(
+    journal: JournalRow,
+    legs: Sequence[tuple[int, int, int]],
+    entries: Sequence[tuple[int, int, int, int, int]],
+    accounts: Sequence[AccountUpdate],
+) -> int | None:
+    created_at = connection.ops.adapt_datetimefield_value(journal.created_at)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            'INSERT INTO wallet_journal ("key", kind, currency, meta, content_hash, created_at, '
+            "created_by_id, reverses_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+            'ON CONFLICT ("key") DO NOTHING RETURNING id',
+            [
+                journal.key,
+                journal.kind,
+                journal.currency,
+                journal.meta_json,
+                journal.content_hash,
+                created_at,
+                journal.created_by_id,
+                journal.reverses_id,
+            ],
+        )
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        journal_id = int(row[0])
+        if legs:
+            values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(legs))
+            params: list[Any] = []
+            for debit, credit, amount in legs:
+                params += [journal_id, debit, credit, amount, journal.currency]
+            cursor.execute(
+                "INSERT INTO wallet_transfer (journal_id, debit_id, credit_id, amount, currency) "
+                f"VALUES {values} RETURNING id",
+                params,
+            )
+            # The ids of one multi-row insert follow the order of its VALUES.
+            transfer_ids = sorted(row[0] for row in cursor.fetchall())
+            values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(entries))
+            params = []
+            for account_id, leg, amount, balance, version in entries:
+                params += [account_id, journal_id, transfer_ids[leg - 1], amount, balance, version]
+            cursor.execute(
+                "INSERT INTO wallet_entry (account_id, journal_id, transfer_id, amount, balance_after, version) "
+                f"VALUES {values}",
+                params,
+            )
+        if accounts:
+            cases = " ".join(["WHEN %s THEN %s"] * len(accounts))
+            sets = [f"balance = CASE id {cases} END", f"version = CASE id {cases} END"]
+            params = [value for account in accounts for value in (account.id, account.balance)]
+            params += [value for account in accounts for value in (account.id, account.version)]
+            changing = [account for account in accounts if account.state]
+            if changing:
+                sets.append(
+                    f"closed_at = CASE id {' '.join(['WHEN %s THEN %s'] * len(changing))} ELSE closed_at END"
+                )
+                for account in changing:
+                    params += [account.id, created_at if account.state == 1 else None]
+            ids = ", ".join(["%s"] * len(accounts))
+            cursor.execute(
+                f"UPDATE wallet_account SET {', '.join(sets)} WHERE id IN ({ids})",
+                [*params, *(account.id for account in accounts)],
+            )
+            if cursor.rowcount != len(accounts):
+                raise AssertionError(f"ledger bug: updated {cursor.rowcount} of {len(accounts)} accounts")
+    return journal_id
