@@ -17,6 +17,19 @@ CONTRACT (implemented by the engine work; other modules code against these names
 Reading a group: a wild card (a joker that is a real card) may stand as itself or in for
 any card; a printed joker only stands in. A group that could be read several ways takes its
 best reading: pure sequence > tunnela > sequence > set > all-joker group (R-MELD-6).
+
+Decisions taken here where RULES.md leaves room:
+
+- A group made only of jokers that holds a wild card reads as a sequence (R-MELD-6: the wild
+  card stands as itself), so ``9H 9S PJ`` (9s wild) can be a 13-card hand's second sequence.
+- 21-card: three identical wild cards (``8S 8S 8S`` with 8s wild) are a tunnela like three
+  printed jokers; two are a dublee.
+- R-21-3 a: only sequences, sets and groups of jokers complete a declaration with three pure
+  sequences; a dublee does not. R-21-3 b/c/d: the rest need not be grouped, and any other
+  groups are not judged. R-21-3 d and the R-21-4 seven-joker Decision count a group made only
+  of jokers. Dublees are counted as two-card groups (a tunnela is not a dublee).
+- Reasons name every problem found, joined by "; ". Empty groups are ignored. The hand size
+  is not checked here (the deal owns it); the rules apply to whatever cards are given.
 """
 
 from __future__ import annotations

@@ -505,6 +505,13 @@ def _build(melds: list[_Meld], stand_ins: list[Card]) -> tuple[list[tuple[int, l
     return built, pool
 
 
+def clear_caches() -> None:
+    """Forget the cached per-deal tables and per-suit results (benchmarks use it to time cold runs)."""
+    _tables.cache_clear()
+    _suit_pure.cache_clear()
+    _suit_pure_count.cache_clear()
+
+
 def _same_groups(per_index: list[int], size: int) -> list[tuple[Card, ...]]:
     """Groups of ``size`` identical cards (tunnelas or dublees), as many as the hand holds."""
     return [(_CARDS[index],) * size for index, count in enumerate(per_index) for _ in range(count // size)]

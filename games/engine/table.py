@@ -22,6 +22,12 @@ Decisions beyond RULES.md:
   balance falls below that is stood up (and paid out) before the next deal.
 - A manual split offer (R-POOL-6) is withdrawn when any player declines; a rejoin changes who
   remains, so the offer is recomputed and earlier answers are cleared.
+- The toss is verifiable like the deal (R-DEAL-5 applied to R-TOSS-1): the ``toss`` event
+  carries the commitment to the toss seed; the seed and the order in which the players got
+  their cards are revealed (``toss_revealed``) when the first deal after the toss is over, so
+  anyone can re-derive every toss card with :func:`games.engine.toss.toss`.
+- 21-card: a player who joins and leaves again before the next deal is as if they never
+  joined: the table is not tossed again for them (R-TOSS-3, a leaving player never re-seats).
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from games.engine.actions import (
 from games.engine.actions import Timeout as DealTimeout
 from games.engine.deal import DealState, Timing
 from games.engine.events import Event
+from games.engine.shuffle import commitment, seed_from_hex, seed_hex
 from games.engine.toss import next_dealer, seating_after_leaving, toss
 from games.engine.variants import Variant
 
@@ -290,7 +297,11 @@ class TableState:
     payouts: tuple[tuple[str, int], ...] = ()
     """Pool: who was paid what when the game ended."""
     history: tuple[dict[str, Any], ...] = field(default=())
-    """Finished deals of this game in brief (number, winner, scores)."""
+    """Finished deals of this game in brief (number, winner, scores, the toss revealed)."""
+    toss_seed: bytes | None = None
+    """The seed of the last toss, secret until the deal after it is over."""
+    toss_players: tuple[str, ...] = ()
+    """The players in the order they got their toss cards (to re-derive the toss)."""
 
     @property
     def is_pool(self) -> bool:
@@ -375,6 +386,8 @@ class TableState:
             "winner": self.winner,
             "payouts": [list(item) for item in self.payouts],
             "history": list(self.history),
+            "toss_seed": None if self.toss_seed is None else seed_hex(self.toss_seed),
+            "toss_players": list(self.toss_players),
         }
 
     @classmethod
@@ -405,6 +418,8 @@ class TableState:
             winner=data["winner"],
             payouts=tuple((str(name), int(amount)) for name, amount in data["payouts"]),
             history=tuple(data["history"]),
+            toss_seed=None if data.get("toss_seed") is None else seed_from_hex(data["toss_seed"]),
+            toss_players=tuple(data.get("toss_players", ())),
         )
 
 
@@ -418,6 +433,8 @@ class Progress:
     deal_over: DealState | None = None
     """The deal that ended with this command, if one did (for the deal's history)."""
     deal_started: DealState | None = None
+    toss: dict[str, Any] | None = None
+    """The toss revealed with the deal that ended (seed, commitment, players), for its history."""
 
 
 def open_table(variant: Variant, rules: Rules, now_ms: int) -> TableState:
@@ -438,9 +455,12 @@ class _Out:
         self.money: list[Money] = []
         self.deal_over: DealState | None = None
         self.deal_started: DealState | None = None
+        self.toss: dict[str, Any] | None = None
 
     def done(self, state: TableState) -> Progress:
-        return Progress(state, tuple(self.events), tuple(self.money), self.deal_over, self.deal_started)
+        return Progress(
+            state, tuple(self.events), tuple(self.money), self.deal_over, self.deal_started, self.toss
+        )
 
 
 def apply(state: TableState, command: Command) -> Progress:
@@ -535,6 +555,9 @@ def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
     # 21-card: a seat in the running deal is settled with it before it is released.
     in_running_deal = state.phase is Phase.PLAYING and state.deal is not None and name in state.deal.players
     state = _with_player(state, left)
+    if not state.is_pool and player.status is Status.SEATED and state.seating:
+        # Joined and gone before playing a deal: no toss for them (R-TOSS-3).
+        state = replace(state, need_toss=any(p.status is Status.SEATED for p in state.players))
     if not state.is_pool and not in_running_deal:
         out.money.append(ReleaseSeat(name))
     state = replace(state, rejoin_open=tuple(n for n in state.rejoin_open if n != name))
@@ -648,9 +671,11 @@ def _next_deal(state: TableState, command: NextDeal, out: _Out) -> TableState:
                         {"player": c.player, "card": c.card.code, "round": c.round} for c in tossed.cards
                     ],
                     "seating": list(seating),
+                    "commitment": commitment(command.toss_seed),
                 },
             )
         )
+        state = replace(state, toss_seed=command.toss_seed, toss_players=tuple(present))
     else:
         assert state.dealer is not None
         assert state.first is not None
@@ -771,11 +796,21 @@ def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
     assert over is not None
     out.deal_over = over
     result = deals.deal_result(over)
-    summary = {
+    summary: dict[str, Any] = {
         "number": state.deal_number,
         "winner": result.winner,
         "scores": {r.player: r.score for r in result.players},
     }
+    if state.toss_seed is not None:
+        # R-DEAL-5 for the toss: its seed is revealed once the deal it seated is over.
+        out.toss = {
+            "seed": seed_hex(state.toss_seed),
+            "commitment": commitment(state.toss_seed),
+            "players": list(state.toss_players),
+        }
+        summary["toss"] = out.toss
+        out.events.append(Event("toss_revealed", {"number": state.deal_number, **out.toss}))
+        state = replace(state, toss_seed=None, toss_players=())
     state = replace(state, phase=Phase.BETWEEN, since_ms=at, ready=False, history=(*state.history, summary))
     if not state.is_pool:
         transfers = tuple((t.payer, t.payee, t.points) for t in result.transfers)

@@ -36,7 +36,9 @@ def _sub_multisets(items: list[tuple[Card, int]]) -> list[tuple[Card, ...]]:
     return out
 
 
-def candidate_groups(variant: Variant, jokers: Jokers, hand: Iterable[Card]) -> list[tuple[tuple[Card, ...], GroupKind]]:
+def candidate_groups(
+    variant: Variant, jokers: Jokers, hand: Iterable[Card]
+) -> list[tuple[tuple[Card, ...], GroupKind]]:
     """Every valid group (by ``classify``) that fits in ``hand``, as sorted card tuples."""
     copies = Counter(hand)
     natural = [(card, count) for card, count in sorted(copies.items()) if not jokers.is_joker(card)]
@@ -74,27 +76,30 @@ def reference_solve(variant: Variant, jokers: Jokers, hand: Iterable[Card]) -> t
     # Jokers last: the search then places every natural card before any joker.
     order = sorted(set(cards), key=lambda card: (jokers.is_joker(card), card))
     position = {card: i for i, card in enumerate(order)}
-    start = tuple(Counter(cards)[card] for card in order)
     total = sum(points(card, jokers) for card in cards)
     pure_cap = 3 if points21 else 1
     seq_cap = 0 if points21 else 2
 
-    by_lowest: dict[int, list[tuple[tuple[int, ...], bool, bool, int]]] = {}
+    # Multisets of cards are packed in an int, 4 bits per card of ``order``: a count (at most
+    # 3) under a guard bit. ``left`` holds ``need`` when subtracting it clears no guard bit.
+    def pack(group: Iterable[Card]) -> int:
+        return sum(1 << (4 * position[card]) for card in group)
+
+    guard = sum(8 << (4 * i) for i in range(len(order)))
+    start = pack(cards)
+    by_lowest: dict[int, list[tuple[int, bool, bool, int]]] = {}
     for group, kind in candidate_groups(variant, jokers, cards):
         if kind is GroupKind.DUBLEE:
             continue  # not a group for the losing count, nor for R-21-3 a
-        need = [0] * len(order)
-        for card in group:
-            need[position[card]] += 1
         lowest = min(position[card] for card in group)
         value = sum(points(card, jokers) for card in group)
-        by_lowest.setdefault(lowest, []).append((tuple(need), kind.is_pure, kind.is_sequence, value))
+        by_lowest.setdefault(lowest, []).append((pack(group), kind.is_pure, kind.is_sequence, value))
 
     @cache
-    def search(left: tuple[int, ...]) -> dict[Class, tuple[int, int]]:
-        lowest = next((i for i, count in enumerate(left) if count), None)
-        if lowest is None:
+    def search(left: int) -> dict[Class, tuple[int, int]]:
+        if not left:
             return {(0, 0, True): (0, 0)}
+        lowest = ((left & -left).bit_length() - 1) // 4
         result: dict[Class, tuple[int, int]] = {}
 
         def keep(cls: Class, covered_pure: int, covered_all: int) -> None:
@@ -104,15 +109,14 @@ def reference_solve(variant: Variant, jokers: Jokers, hand: Iterable[Card]) -> t
             else:
                 result[cls] = (max(old[0], covered_pure), max(old[1], covered_all))
 
-        rest = list(left)
-        rest[lowest] -= 1
-        for (p, s, complete), (cp, ca) in search(tuple(rest)).items():
+        # The lowest card left ungrouped...
+        for (p, s, _), (cp, ca) in search(left - (1 << (4 * lowest))).items():
             keep((p, s, False), cp, ca)
+        # ... or in any candidate group that fits in what is left.
         for need, pure, sequence, value in by_lowest.get(lowest, []):
-            if any(n > have for n, have in zip(need, left, strict=True)):
+            if ((left | guard) - need) & guard != guard:
                 continue
-            rest = [have - n for have, n in zip(left, need, strict=True)]
-            for (p, s, complete), (cp, ca) in search(tuple(rest)).items():
+            for (p, s, complete), (cp, ca) in search(left - need).items():
                 cls = (min(p + pure, pure_cap), min(s + sequence, seq_cap), complete)
                 keep(cls, cp + (value if pure else 0), ca + value)
         return result

@@ -1,4 +1,4 @@
-"""Groups and their readings (R-MELD-1..8), jokers of a deal (R-DEAL-2, R-DEAL-3, R-21-2), points (R-CARD-2)."""
+"""Groups and their readings (R-MELD-1..8), the jokers of a deal (R-DEAL-2, R-DEAL-3, R-21-2), R-CARD-2."""
 
 from __future__ import annotations
 
@@ -43,7 +43,13 @@ def test_groupings_file_kinds(line):
 
 def test_groupings_file_covers_every_meld_rule():
     cited = " ".join(line["rules"] for line in GROUPINGS)
-    for rule in [f"R-MELD-{n}" for n in range(1, 9)] + ["R-DECL-2", "R-SHOW-2", "R-SHOW-4", "R-21-3", "R-21-4"]:
+    for rule in [f"R-MELD-{n}" for n in range(1, 9)] + [
+        "R-DECL-2",
+        "R-SHOW-2",
+        "R-SHOW-4",
+        "R-21-3",
+        "R-21-4",
+    ]:
         assert rule in cited
 
 
@@ -94,7 +100,10 @@ def test_jokers_stand_in_for_missing_cards__R_MELD_2():
     assert kind(POOL101, "3D", "5H 6H PJ") is GroupKind.SEQUENCE
     assert kind(POOL101, "3D", "5H PJ PJ 8H") is GroupKind.SEQUENCE
     assert kind(POOL101, "3D", "5H PJ 9H") is None
-    assert reason(POOL101, "3D", "5H PJ 9H") == "5H PJ 9H: not a sequence: the gaps need 3 joker(s) but the group has 1"
+    assert (
+        reason(POOL101, "3D", "5H PJ 9H")
+        == "5H PJ 9H: not a sequence: the gaps need 3 joker(s) but the group has 1"
+    )
     assert kind(POOL101, "3D", "QH KH PJ") is GroupKind.SEQUENCE  # Q K A or J Q K
     assert kind(POOL101, "3D", "KH 3S 3C") is GroupKind.SEQUENCE
 
@@ -103,8 +112,10 @@ def test_pure_sequence_has_no_stand_in__R_MELD_3():
     assert kind(POOL101, "3D", "5H 6H 7H") is GroupKind.PURE_SEQUENCE
     assert kind(POOL101, "3D", "5H 6H 7H 8H") is GroupKind.PURE_SEQUENCE
     assert kind(POOL101, "3D", "5H 6H 7H PJ") is GroupKind.SEQUENCE
-    assert GroupKind.PURE_SEQUENCE.is_pure and not GroupKind.SEQUENCE.is_pure
-    assert GroupKind.SEQUENCE.is_sequence and not GroupKind.SET.is_sequence
+    assert GroupKind.PURE_SEQUENCE.is_pure
+    assert not GroupKind.SEQUENCE.is_pure
+    assert GroupKind.SEQUENCE.is_sequence
+    assert not GroupKind.SET.is_sequence
 
 
 def test_pure_sequence_with_natural_wild__R_MELD_4():
@@ -173,7 +184,8 @@ def test_dublee_is_two_identical_cards__R_MELD_7():
     assert kind(POINTS21, "8C", "7H 7H") is GroupKind.DUBLEE
     assert kind(POINTS21, "8C", "PJ PJ") is GroupKind.DUBLEE
     assert kind(POOL101, "8C", "7H 7H") is None
-    assert not GroupKind.DUBLEE.is_pure and not GroupKind.DUBLEE.is_sequence
+    assert not GroupKind.DUBLEE.is_pure
+    assert not GroupKind.DUBLEE.is_sequence
 
 
 def test_jokers_never_complete_tunnela_or_dublee__R_MELD_7():
@@ -183,7 +195,10 @@ def test_jokers_never_complete_tunnela_or_dublee__R_MELD_7():
     )
     assert kind(POINTS21, "KD", "8D KD") is None
     assert reason(POINTS21, "KD", "8D KD") == "8D KD: jokers never complete a dublee"
-    assert reason(POINTS21, "KD", "8D 9D") == "8D 9D: two cards make a group only as a dublee of two identical cards"
+    assert (
+        reason(POINTS21, "KD", "8D 9D")
+        == "8D 9D: two cards make a group only as a dublee of two identical cards"
+    )
 
 
 # ---- R-MELD-8: the marriage run ----------------------------------------------------------------
@@ -206,7 +221,15 @@ def test_lower_cut_upper_is_never_a_sequence__R_MELD_8():
 
 def test_card_points__R_CARD_2():
     jokers = jokers_for(POOL101, "5D")
-    assert [points(card, jokers) for card in parse_cards("AS 2S 9H TC JD QS KH")] == [10, 2, 9, 10, 10, 10, 10]
+    assert [points(card, jokers) for card in parse_cards("AS 2S 9H TC JD QS KH")] == [
+        10,
+        2,
+        9,
+        10,
+        10,
+        10,
+        10,
+    ]
     assert [points(card, jokers) for card in parse_cards("5S 5C PJ")] == [0, 0, 0]
     assert points(Card.parse("4S"), jokers_for(POINTS21, "5S")) == 0  # lower joker
     assert points(Card.parse("4H"), jokers_for(POINTS21, "5S")) == 4
@@ -215,8 +238,10 @@ def test_card_points__R_CARD_2():
 def test_every_card_of_the_cut_rank_is_wild__R_DEAL_2():
     jokers = jokers_for(POOL101, "7H")
     assert all(jokers.is_wild(card) for card in parse_cards("7S 7H 7D 7C"))
-    assert jokers.is_joker(Card.parse("PJ")) and not jokers.is_wild(Card.parse("PJ"))
-    assert not jokers.is_joker(Card.parse("8H")) and not jokers.is_joker(Card.parse("6H"))
+    assert jokers.is_joker(Card.parse("PJ"))
+    assert not jokers.is_wild(Card.parse("PJ"))
+    assert not jokers.is_joker(Card.parse("8H"))
+    assert not jokers.is_joker(Card.parse("6H"))
 
 
 def test_printed_joker_cut_makes_aces_wild_yet_plain__R_DEAL_3():
@@ -230,7 +255,8 @@ def test_printed_joker_cut_makes_aces_wild_yet_plain__R_DEAL_3():
 def test_21_card_jokers_upper_lower_and_value__R_21_2():
     jokers = jokers_for(POINTS21, "8H")
     assert (jokers.value_joker, jokers.upper, jokers.lower) == tuple(parse_cards("8H 9H 7H"))
-    assert jokers.is_joker(Card.parse("9H")) and jokers.is_joker(Card.parse("7H"))
+    assert jokers.is_joker(Card.parse("9H"))
+    assert jokers.is_joker(Card.parse("7H"))
     assert not jokers.is_joker(Card.parse("9S"))
     ace = jokers_for(POINTS21, "AD")
     assert (ace.upper, ace.lower) == tuple(parse_cards("2D KD"))

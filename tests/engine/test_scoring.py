@@ -30,7 +30,11 @@ def test_groupings_file(line):
     variant = variant_named(line["variant"])
     jokers = Jokers.from_cut(Card.parse(line["cut"]), value_cards=variant.is_points21)
     verdict = evaluate(
-        variant, jokers, parse_cards(line["hand"]), [parse_cards(g) for g in line["groups"]], packs=line.get("packs")
+        variant,
+        jokers,
+        parse_cards(line["hand"]),
+        [parse_cards(g) for g in line["groups"]],
+        packs=line.get("packs"),
     )
     assert verdict == Evaluation(valid=line["valid"], score=line["score"], reason=line["reason"])
 
@@ -120,13 +124,17 @@ def test_three_pure_with_a_card_left_out_is_not_a_declaration__R_21_3():
 
 
 def test_two_pure_are_not_enough__R_21_3():
-    verdict = judge(POINTS21, "8C", ["AS 2S 3S", "4H 5H 6H", "9D TD PJ QD KD", "QC QS QH", "KS KH 8H", "2C 3C 4C 7C"])
+    verdict = judge(
+        POINTS21, "8C", ["AS 2S 3S", "4H 5H 6H", "9D TD PJ QD KD", "QC QS QH", "KS KH 8H", "2C 3C 4C 7C"]
+    )
     assert not verdict.valid
     assert "only 2 pure sequences (tunnelas count); a declaration needs three" in verdict.reason
 
 
 def test_three_tunnelas_need_nothing_else__R_21_3():
-    verdict = judge(POINTS21, "8C", ["5H 5H 5H", "KD KD KD", "2C 2C 2C"], loose="AS 4H 6H 9D TD JD QC QD QH KS KH 3C")
+    verdict = judge(
+        POINTS21, "8C", ["5H 5H 5H", "KD KD KD", "2C 2C 2C"], loose="AS 4H 6H 9D TD JD QC QD QH KS KH 3C"
+    )
     assert verdict == Evaluation(valid=True, score=0, reason="")
 
 
@@ -147,14 +155,20 @@ def test_eight_jokers_in_one_group_need_nothing_else__R_21_3():
 
 
 def test_21_no_pure_sequence_every_card_counts_capped__R_21_4():
-    verdict = judge(POINTS21, "8C", ["AS 2S PJ", "QC QD QH"], loose="4H 5H 6S 9D TD JC KS KH 2C 3C 4D 5C 6D 7S 7D")
+    verdict = judge(
+        POINTS21, "8C", ["AS 2S PJ", "QC QD QH"], loose="4H 5H 6S 9D TD JC KS KH 2C 3C 4D 5C 6D 7S 7D"
+    )
     assert verdict.score == 120  # 140 capped
 
 
 def test_21_one_or_two_pure_exclude_only_themselves__R_21_4():
-    verdict = judge(POINTS21, "8C", ["AS 2S 3S", "4H 5H 6H", "QC QD QH"], loose="9D TS 2C 3C 4D 5C 6D 7S 7D 3H 3D KS")
+    verdict = judge(
+        POINTS21, "8C", ["AS 2S 3S", "4H 5H 6H", "QC QD QH"], loose="9D TS 2C 3C 4D 5C 6D 7S 7D 3H 3D KS"
+    )
     assert verdict.score == 129 - 30
-    one = judge(POINTS21, "8C", ["AS 2S 3S", "4H 5H 6H 7H", "QC QD QH"], loose="9D TS 2C 3C 4D 5C 6D 7S 7D 3H 3D")
+    one = judge(
+        POINTS21, "8C", ["AS 2S 3S", "4H 5H 6H 7H", "QC QD QH"], loose="9D TS 2C 3C 4D 5C 6D 7S 7D 3H 3D"
+    )
     assert one.score == 15 + 22 + 30 + 59 - 15 - 22
 
 
@@ -171,8 +185,11 @@ def test_six_dublees_or_seven_grouped_jokers_lose_two__R_21_4():
     five = judge(POINTS21, "8C", six[:5], loose="JD JD AC 4D 6S 7C TH TC QS QS AD")
     assert five.score == 120
     seven = judge(POINTS21, "8C", ["8S 8S 8H 8D 8D 8C 9C"], loose="AS 2H 4D 5C 6S 7H 9H TD JS QH KC KD QS PJ")
-    assert seven.score == 2 and not seven.valid
-    apart = judge(POINTS21, "8C", ["8S 8S 8H 8D", "8D 8C 9C"], loose="AS 2H 4D 5C 6S 7H 9H TD JS QH KC KD QS PJ")
+    assert seven.score == 2
+    assert not seven.valid
+    apart = judge(
+        POINTS21, "8C", ["8S 8S 8H 8D", "8D 8C 9C"], loose="AS 2H 4D 5C 6S 7H 9H TD JS QH KC KD QS PJ"
+    )
     assert apart.score == 103  # no pure sequence: every card counts
 
 
@@ -180,6 +197,7 @@ def test_six_dublees_never_raise_a_lower_score__R_21_4():
     runs = ["AS 2S 3S", "4H 5H 6H", "9D TD JD"]
     zero_dublees = ["PJ PJ", "8S 8S", "8H 8H", "8D 8D", "9C 9C", "7C 7C"]  # 8C cut: all jokers
     verdict = judge(POINTS21, "8C", runs + zero_dublees)
-    assert verdict.score == 0 and not verdict.valid
+    assert verdict.score == 0
+    assert not verdict.valid
     counting = judge(POINTS21, "8C", [*runs, "PJ PJ", "8S 8S", "8H 8H", "8D 8D", "9C 9C"], loose="KS KS")
     assert counting.score == 20
