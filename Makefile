@@ -44,3 +44,17 @@ bench: $(VENV)/.dev
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# Production-like serving on PostgreSQL and Redis: daphne, a Celery worker and Celery beat
+# (the game timers; see docs/PROTOCOL.md, "Timers"). Needs REDIS_URL (and usually DATABASE_URL);
+# Ctrl-C stops all three. The Procfile runs the same three processes under a process manager.
+.PHONY: run-prod
+run-prod: $(VENV)/.runtime
+	@test -n "$$REDIS_URL" || { echo "run-prod needs REDIS_URL=redis://... (make run serves without it)"; exit 1; }
+	$(BIN)/python manage.py migrate --noinput
+	mkdir -p var
+	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker and beat"
+	trap 'trap - INT TERM HUP EXIT; kill 0' INT TERM HUP EXIT; \
+	GAME_TIMERS=celery $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
+	GAME_TIMERS=celery $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
+	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-message-size 65536 rummysite.asgi:application

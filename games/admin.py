@@ -1,21 +1,243 @@
-from django.contrib import admin
+"""Tables and their history in the admin.
 
-from games.models import Deal, Seat, Table, TableEvent, TableTemplate
+Staff define table templates (audited); tables, seats, deals and events are read-only. A
+table shows its live state and can be cancelled and refunded before its game starts (an
+action asking for a reason, ``backoffice.actions.cancel_table``). A deal shows its event
+replay and the shuffle verification: sha256(revealed seed) == commitment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Q
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from backoffice import actions
+from backoffice.admin import AuditedMixin, ReadOnlyMixin, StaffViewMixin, is_staff, reason_action
+from backoffice.charts import amount
+from games.engine.shuffle import SeedError, seed_from_hex, verify
+from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate
 
 
 @admin.register(TableTemplate)
-class TableTemplateAdmin(admin.ModelAdmin):
-    list_display = ["name", "variant", "currency", "seats", "entry_fee", "point_value", "active"]
+class TableTemplateAdmin(AuditedMixin, StaffViewMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    """Staff may add and change templates (each change audited); a template is retired by
+    unticking ``active``, never deleted (its tables refer to it)."""
+
+    list_display = ["name", "variant", "currency", "seats", "entry_fee", "point_value", "rake_percent", "active"]
     list_filter = ["variant", "currency", "active"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_staff(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_staff(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Seat
+    fields = ("position", "user", "status", "joined_at", "left_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_staff(request)
+
+
+def _cancel(table: Table, reason: str, user: Any) -> Any:
+    return actions.cancel_table(table.pk, reason, user)
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    list_display = ["id", "template", "status", "version", "deadline", "created_at"]
+class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["id", "template", "status", "players", "version", "deadline", "created_at"]
+    list_filter = ["status", "template__variant", "template__currency"]
+    list_select_related = ["template"]
+    fields = ["template", "status", "version", "deadline", "created_at", "updated_at", "live_state", "deals"]
+    readonly_fields = fields
+    inlines = [SeatInline]
+    actions = [
+        reason_action(
+            "cancel_tables",
+            "Cancel and refund selected tables (not started only)",
+            _cancel,
+            warning="Every player gets back all they paid; a table whose game has started is refused.",
+        )
+    ]
+
+    @admin.display(description="Players")
+    def players(self, obj: Table) -> int:
+        return sum(1 for p in (obj.state or {}).get("players", []) if p.get("status") in ("seated", "in"))
+
+    @admin.display(description="Live state")
+    def live_state(self, obj: Table) -> str:
+        state = obj.state or {}
+        names = dict(Seat.objects.filter(table=obj).values_list("user_id", "user__username"))
+        players = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    names.get(int(p["name"]), p["name"]),
+                    p["status"],
+                    p.get("score", ""),
+                    amount(p.get("held", 0), money=True),
+                )
+                for p in state.get("players", [])
+            ),
+        )
+        deal = state.get("deal") or {}
+        turn = ""
+        if deal and state.get("phase") == "playing":
+            seat = deal.get("seats", [{}])[deal.get("turn", 0)] if deal.get("seats") else {}
+            turn = names.get(int(seat.get("player", 0) or 0), seat.get("player", ""))
+        return format_html(
+            "<p>Phase <b>{}</b>, waiting for <b>{}</b>, deal {}, turn: {}, prize pool {}, winner {}.</p>"
+            "<table><tr><th>player</th><th>status</th><th>score</th><th>held (21-card)</th></tr>{}</table>",
+            state.get("phase", ""),
+            _waiting_for(state),
+            state.get("deal_number", 0),
+            turn or "-",
+            amount(state.get("prize_pool", 0), money=True),
+            names.get(int(state["winner"]), state["winner"]) if state.get("winner") else "-",
+            players,
+        )
+
+    @admin.display(description="Deals")
+    def deals(self, obj: Table) -> str:
+        return format_html_join(
+            ", ",
+            '<a href="{}">deal {}</a>',
+            ((reverse("admin:games_deal_change", args=[d.pk]), d.number) for d in obj.deals.order_by("number")),
+        )
+
+
+def _waiting_for(state: dict[str, Any]) -> str:
+    from games.engine import table as engine
+
+    try:
+        return engine.TableState.from_json(state).waiting_for or "nothing (over)"
+    except (KeyError, TypeError, ValueError):
+        return "?"
+
+
+class DealHandInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = DealHand
+    fields = ("user", "outcome", "score", "net", "hand", "grouping")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_staff(request)
+
+
+def shuffle_verdict(commitment: str, seed: str) -> str:
+    """"verified", "NOT verified" (the seed does not hash to the commitment) or "not revealed yet"."""
+    if not seed:
+        return "not revealed yet"
+    try:
+        return "verified" if verify(commitment, seed_from_hex(seed)) else "NOT verified"
+    except SeedError:
+        return "NOT verified"
+
+
+def deal_events(deal: Deal) -> list[TableEvent]:
+    """The table's events from this deal's start (``deal_number``) to its ``deal_over``."""
+    events = TableEvent.objects.filter(table_id=deal.table_id).order_by("version")
+    start = (
+        events.filter(type="deal_number", data__number=deal.number).values_list("version", flat=True).first()
+    )
+    if start is None:
+        return []
+    end = events.filter(version__gt=start, type="deal_over").values_list("version", flat=True).first()
+    window = Q(version__gte=start) if end is None else Q(version__gte=start, version__lte=end)
+    return list(events.filter(window).select_related("user"))
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["id", "table", "number", "started_at", "finished_at", "shuffle"]
+    list_select_related = ["table__template"]
+    search_fields = ["table__id"]
+    fields = [
+        "table",
+        "number",
+        "dealer",
+        "players",
+        "started_at",
+        "finished_at",
+        "commitment",
+        "seed",
+        "shuffle",
+        "toss",
+        "winner",
+        "replay",
+    ]
+    readonly_fields = fields
+    inlines = [DealHandInline]
+
+    @admin.display(description="Shuffle")
+    def shuffle(self, obj: Deal) -> str:
+        return shuffle_verdict(obj.commitment, obj.seed)
+
+    @admin.display(description="Toss")
+    def toss(self, obj: Deal) -> str:
+        toss = (obj.result or {}).get("toss")
+        if not toss:
+            return "-"
+        return format_html(
+            "commitment {}, seed {}: {}",
+            toss.get("commitment", ""),
+            toss.get("seed", ""),
+            shuffle_verdict(toss.get("commitment", ""), toss.get("seed", "")),
+        )
+
+    @admin.display(description="Winner")
+    def winner(self, obj: Deal) -> str:
+        return str((obj.result or {}).get("winner", "-"))
+
+    @admin.display(description="Replay (every event, private ones too)")
+    def replay(self, obj: Deal) -> str:
+        return format_html(
+            "<table><tr><th>v</th><th>event</th><th>to</th><th>data</th></tr>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
+                ((e.version, e.type, e.user or "everyone", e.data) for e in deal_events(obj)),
+            ),
+        )
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["id", "table", "user", "position", "status", "joined_at", "left_at"]
     list_filter = ["status"]
-    exclude = ["state"]
+    search_fields = ["user__username"]
 
 
-admin.site.register(Seat)
-admin.site.register(Deal)
-admin.site.register(TableEvent)
+@admin.register(TableEvent)
+class TableEventAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["table", "version", "type", "visibility", "user", "created_at"]
+    list_filter = ["type"]
+    search_fields = ["table__id"]

@@ -188,3 +188,34 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} v{self.version} {self.type}"
+
+
+class ActionReceipt(models.Model):
+    """The answer given to one action a websocket client sent, by the id the client chose.
+
+    A repeated id gets this answer again instead of being applied twice, whichever server
+    process the client reconnected to. Written in the transaction of the action itself.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    client_id = models.CharField(max_length=64)
+    type = models.CharField(max_length=20)
+    version = models.PositiveIntegerField(null=True, blank=True, help_text="The table's version after it.")
+    error = models.CharField(max_length=40, blank=True, help_text="The refusal's code, when refused.")
+    message = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user", "client_id"], name="one_receipt_per_action_id")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.client_id!r} of user {self.user_id} at table {self.table_id}"
+
+    def answer(self) -> dict[str, object]:
+        """The frame the client got for this id."""
+        if self.error:
+            return {"error": self.error, "message": self.message, "id": self.client_id}
+        return {"ack": self.client_id, "v": self.version}

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.engine import table as engine
@@ -126,13 +126,14 @@ def _run(
             raise GameError.from_wallet(error) from None
         for step in progresses:
             if step.deal_over is not None:
-                _record_deal_over(table, step.deal_over)
+                _record_deal_over(table, step.deal_over, step.toss)
             if step.deal_started is not None:
                 _record_deal_start(table, step.state.deal_number, step.deal_started)
         final = progresses[-1].state
         events = [event for step in progresses for event in step.events]
         published = _append(table, events)
-        _sync_seats(table, final)
+        if _seating(final) != _seating(state):  # the hot path (a move) leaves the seats alone
+            _sync_seats(table, final)
         table.state = final.to_json()
         table.status = _status(final)
         deadline = final.deadline_ms
@@ -182,6 +183,10 @@ def _open_seat(table: Table, name: str) -> Seat:
     if seat is None:
         raise GameError("not_at_table", "you are not at this table")
     return seat
+
+
+def _seating(state: engine.TableState) -> list[tuple[str, engine.Status]]:
+    return [(player.name, player.status) for player in state.players]
 
 
 def _sync_seats(table: Table, state: engine.TableState) -> None:
@@ -285,12 +290,13 @@ def _record_deal_start(table: Table, number: int, state: DealState) -> None:
     )
 
 
-def _record_deal_over(table: Table, state: DealState) -> None:
-    """R-DEAL-5: reveal the seed; keep every hand, grouping and score for replay."""
+def _record_deal_over(table: Table, state: DealState, toss: dict[str, Any] | None) -> None:
+    """R-DEAL-5: reveal the seed; keep every hand, grouping and score for replay. A deal that
+    followed a toss also keeps the toss's seed, commitment and players in ``result["toss"]``."""
     result = deal_result(state)
     deal = Deal.objects.get(table=table, commitment=state.commitment)
     deal.seed = seed_hex(state.seed)
-    deal.result = result.to_json()
+    deal.result = {**result.to_json(), "toss": toss}
     deal.finished_at = timezone.now()
     deal.save(update_fields=["seed", "result", "finished_at"])
     DealHand.objects.bulk_create(
@@ -353,15 +359,15 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     statuses = [TableStatus.WAITING, TableStatus.STARTING]
     if template.variant == "points21":
         statuses.append(TableStatus.PLAYING)
-    candidates = (
-        Table.objects.filter(template=template, status__in=statuses)
-        .exclude(seats__user_id=user.pk, seats__left_at__isnull=True)
-        .exclude(
-            Q(seats__user_id=user.pk) & Q(seats__left_at__isnull=False) & ~Q(template__variant="points21")
-        )
-        .order_by("id")
-        .values_list("id", flat=True)[:20]
+    # Conditions on the user's own seats as subqueries: a join across the seats would mix the
+    # user's seat with other players' open seats (a 21-card player stood up could not sit again).
+    mine = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk)
+    candidates = Table.objects.filter(template=template, status__in=statuses).exclude(
+        Exists(mine.filter(left_at__isnull=True))
     )
+    if template.variant != "points21":  # a pool player who left may not join that game again
+        candidates = candidates.exclude(Exists(mine))
+    candidates = candidates.order_by("id").values_list("id", flat=True)[:20]
     for table_id in list(candidates):
         try:
             return join(table_id, user, at=at)

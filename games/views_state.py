@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import table as engine
+from games.engine.solver import solve
+from games.errors import GameError
 from games.models import Seat, Table, TableEvent, Visibility
 
 
@@ -44,3 +46,24 @@ def events_for(table: Table, user: Any, after_version: int = 0) -> list[dict[str
         else:
             out.append({"v": version})
     return out
+
+
+def arrangement(table: Table, user: Any) -> dict[str, Any]:
+    """R-SHOW-5, the auto-arrange button: the grouping of ``user``'s hand with the lowest
+    losing score, ``{"groups": [[code, ...], ...], "score": N, "can_declare": bool}``.
+
+    Read only: nothing is saved or applied. The player sends it back as ``save_grouping``,
+    ``declare`` or ``show`` if they want it.
+    """
+    state = engine.TableState.from_json(table.state)
+    deal = state.deal
+    name = None if user is None else str(user.pk)
+    if state.phase is not engine.Phase.PLAYING or deal is None or name not in deal.players:
+        raise GameError("not_in_deal", "you have no hand to arrange")
+    hand = deal.seats[deal.seat_of(name)].hand
+    solution = solve(deal.variant, deal.jokers, hand, packs=deal.packs)
+    return {
+        "groups": [[card.code for card in group] for group in solution.groups],
+        "score": solution.score,
+        "can_declare": solution.can_declare,
+    }

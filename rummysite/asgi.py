@@ -1,14 +1,25 @@
-"""ASGI entry point served by daphne: HTTP through Django, websockets through Channels."""
+"""ASGI entry point served by daphne: HTTP through Django, websockets through Channels.
+
+Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md) are checked against ALLOWED_HOSTS by
+their Origin and authenticated with the Django session cookie. In embedded mode (no
+``REDIS_URL``) the game timers run inside this process (``games.scheduler``).
+"""
 
 import os
 
-from channels.routing import ProtocolTypeRouter
+from channels.routing import ProtocolTypeRouter, URLRouter
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 django_asgi_app = get_asgi_application()
 
-from django.conf import settings  # noqa: E402  (after Django is set up)
+# After Django is set up:
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+from games.scheduler import start_with_daphne  # noqa: E402
 
 http_app = django_asgi_app
 if settings.DEBUG:
@@ -18,4 +29,11 @@ if settings.DEBUG:
 
     http_app = ASGIStaticFilesHandler(django_asgi_app)
 
-application = ProtocolTypeRouter({"http": http_app})
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)
+
+start_with_daphne()

@@ -133,6 +133,20 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
+# Game timers (deadlines, the sweep, bots): "celery" (a task per deadline, beat sweeps; needs
+# a worker and beat, see `make run-prod`), "embedded" (an asyncio scheduler inside daphne) or
+# "off" (nothing runs timers: for tests and one-off commands). See docs/PROTOCOL.md, "Timers".
+GAME_TIMERS = env_str("GAME_TIMERS") or ("celery" if REDIS_URL else "embedded")
+if GAME_TIMERS not in ("celery", "embedded", "off"):
+    raise ImproperlyConfigured("GAME_TIMERS must be celery, embedded or off")
+GAME_SWEEP_SECONDS = 2.0
+"""Celery beat: how often overdue deadlines are swept and bots nudged (the embedded scheduler: 1 s)."""
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-tables": {"task": "games.tasks.sweep", "schedule": GAME_SWEEP_SECONDS},
+    "drive-bots": {"task": "games.tasks.drive_bots", "schedule": GAME_SWEEP_SECONDS},
+    "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -154,4 +168,26 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+}
+
+
+# --- Back office and REST API (docs/BACKOFFICE.md, docs/API.md) ---
+INSTALLED_APPS += ["rest_framework.authtoken", "drf_spectacular", "backoffice", "api"]
+REST_FRAMEWORK.update(
+    {
+        "EXCEPTION_HANDLER": "api.errors.exception_handler",
+        "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+        "DEFAULT_THROTTLE_RATES": {
+            "user": env_str("API_THROTTLE_USER") or "600/min",
+            "anon": env_str("API_THROTTLE_ANON") or "60/min",
+        },
+    }
+)
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Rummy API",
+    "DESCRIPTION": "Lobby, tables, wallet and history for players; reports for staff. Money is integer paise.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
 }

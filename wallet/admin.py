@@ -1,6 +1,8 @@
-"""The ledger in the admin, read-only: money moves only through wallet.ledger.
+"""The ledger in the admin: read-only for everyone; money moves only through wallet.ledger.
 
-The back-office issue adds the staff actions (approve withdrawals, reversals) on top.
+Staff actions, each asking for a reason and writing one audit row (``backoffice.actions``):
+reverse a journal (a new reversing journal; nothing is edited), approve or reject a
+withdrawal (through ``wallet.cashier``).
 """
 
 from __future__ import annotations
@@ -8,27 +10,44 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
 
+from backoffice import actions
+from backoffice.admin import ReadOnlyMixin, reason_action
+from backoffice.charts import amount
 from wallet.models import Account, Deposit, Entry, Journal, Transfer, Withdrawal
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+def money(value: int) -> str:
+    return amount(value, money=True)
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
-    list_display = ("ref", "kind", "currency", "owner", "balance", "version", "closed_at")
+class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("ref", "kind", "currency", "owner", "shown_balance", "version", "closed_at")
     list_filter = ("kind", "currency")
     search_fields = ("ref", "owner__username")
+    readonly_fields = ("shown_balance", "recent_entries")
+    fields = ("ref", "kind", "currency", "owner", "shown_balance", "version", "allow_negative", "closed_at", "recent_entries")
+
+    @admin.display(description="Balance", ordering="balance")
+    def shown_balance(self, obj: Account) -> str:
+        return f"{money(obj.balance)} ({obj.balance} paise)"
+
+    @admin.display(description="Last 50 entries")
+    def recent_entries(self, obj: Account) -> str:
+        entries = Entry.objects.filter(account=obj).select_related("journal").order_by("-version")[:50]
+        return format_html(
+            "<table><tr><th>v</th><th>journal</th><th>kind</th><th>amount</th><th>balance after</th></tr>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                (
+                    (e.version, e.journal.key, e.journal.kind, money(e.amount), money(e.balance_after))
+                    for e in entries
+                ),
+            ),
+        )
 
 
 class TransferInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -38,34 +57,92 @@ class TransferInline(admin.TabularInline):  # type: ignore[type-arg]
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: Any, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+
+def _reverse(journal: Journal, reason: str, user: Any) -> Any:
+    return actions.reverse_journal(journal, reason, user)
 
 
 @admin.register(Journal)
-class JournalAdmin(ReadOnlyAdmin):
+class JournalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("key", "kind", "currency", "created_at", "created_by", "reverses")
     list_filter = ("kind", "currency")
     search_fields = ("key",)
     date_hierarchy = "created_at"
     inlines = [TransferInline]
+    fields = ("key", "kind", "currency", "meta", "content_hash", "created_at", "created_by", "reverses", "reversed")
+    readonly_fields = fields
+    actions = [
+        reason_action(
+            "reverse_journals",
+            "Reverse selected journals",
+            _reverse,
+            warning="Each journal gets a new journal moving its money back. Nothing is edited or deleted.",
+        )
+    ]
+
+    @admin.display(description="Reversed by")
+    def reversed(self, obj: Journal) -> str:
+        reversal = Journal.objects.filter(reverses=obj).first()
+        return reversal.key if reversal else "-"
 
 
 @admin.register(Entry)
-class EntryAdmin(ReadOnlyAdmin):
+class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("account", "version", "amount", "balance_after", "journal")
     search_fields = ("account__ref", "journal__key")
+    list_select_related = ("account", "journal")
 
 
 @admin.register(Deposit)
-class DepositAdmin(ReadOnlyAdmin):
-    list_display = ("id", "user", "amount", "status", "provider", "provider_ref", "created_at", "decided_at")
+class DepositAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "user", "shown_amount", "status", "provider", "provider_ref", "created_at", "decided_at")
     list_filter = ("status", "provider")
     search_fields = ("user__username", "provider_ref")
 
+    @admin.display(description="Amount", ordering="amount")
+    def shown_amount(self, obj: Deposit) -> str:
+        return money(obj.amount)
+
+
+def _approve(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
+    return actions.approve_withdrawal(withdrawal.pk, reason, user)
+
+
+def _reject(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
+    return actions.reject_withdrawal(withdrawal.pk, reason, user)
+
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(ReadOnlyAdmin):
-    list_display = ("id", "user", "amount", "status", "decided_by", "created_at", "decided_at")
+class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "user", "shown_amount", "status", "decided_by", "reason", "created_at", "decided_at")
     list_filter = ("status",)
     search_fields = ("user__username",)
+    actions = [
+        reason_action(
+            "approve_withdrawals",
+            "Approve selected withdrawals (pay out)",
+            _approve,
+            warning="The held money leaves through the cashier to the player's bank.",
+        ),
+        reason_action(
+            "reject_withdrawals",
+            "Reject selected withdrawals (money back to the wallet)",
+            _reject,
+        ),
+    ]
+
+    @admin.display(description="Amount", ordering="amount")
+    def shown_amount(self, obj: Withdrawal) -> str:
+        return money(obj.amount)

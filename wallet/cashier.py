@@ -191,11 +191,11 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
             plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, amount)]),
             created_by_id=uid,
         )
-        withdrawal, _ = Withdrawal.objects.get_or_create(
-            request_key=request_key,
-            defaults={"user_id": uid, "amount": amount, "currency": Currency.INR, "hold_journal": journal},
+        if journal.replayed:
+            return Withdrawal.objects.get(request_key=request_key)
+        return Withdrawal.objects.create(
+            request_key=request_key, user_id=uid, amount=amount, currency=Currency.INR, hold_journal=journal
         )
-        return withdrawal
 
 
 def approve_withdrawal(

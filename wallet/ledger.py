@@ -30,11 +30,13 @@ import json
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from wallet import sql
 from wallet.errors import Code, WalletError, rupees
@@ -264,35 +266,34 @@ def execute(
         created_by_id=created_by_id,
         reverses_id=reverses_id,
     )
-    with transaction.atomic():
+    # No savepoint: a refusal (WalletError) is raised after the block, when nothing but empty
+    # accounts was written, so an enclosing transaction stays usable; any other error marks
+    # the enclosing transaction for rollback, as it must.
+    refusal: WalletError | None = None
+    with transaction.atomic(savepoint=False):
         locks = lock(currency, accounts)
         try:
             legs, entries, updates = _apply(plan(locks), locks)
-        except WalletError:
-            existing = _existing(key, digest)
+        except WalletError as error:
+            existing, refusal = _existing(key, digest)
             if existing is not None:
                 return existing
-            raise
-        journal_id = sql.write(row, legs, entries, updates)
-        if journal_id is None:
-            existing = _existing(key, digest)
-            if existing is None:  # pragma: no cover - the key was taken a moment ago
-                raise AssertionError(f"ledger bug: key {key!r} both taken and missing")
-            return existing
-    journal = Journal(
-        id=journal_id,
-        key=key,
-        kind=kind,
-        currency=currency,
-        meta=json.loads(row.meta_json),
-        content_hash=digest,
-        created_at=row.created_at,
-        created_by_id=created_by_id,
-        reverses_id=reverses_id,
+            refusal = refusal or error
+        else:
+            journal_id = sql.write(row, legs, entries, updates)
+            if journal_id is None:
+                existing, refusal = _existing(key, digest)
+                if existing is not None:
+                    return existing
+                if refusal is None:  # pragma: no cover - the key was taken a moment ago
+                    raise AssertionError(f"ledger bug: key {key!r} both taken and missing")
+    if refusal is not None:
+        raise refusal
+    if journal_id is None:  # pragma: no cover - unreachable: no refusal means a new journal
+        raise AssertionError("ledger bug: no journal written")
+    return _journal(
+        journal_id, key, kind, currency, dict(meta), digest, row.created_at, created_by_id, reverses_id
     )
-    journal._state.adding = False
-    journal._state.db = connection.alias
-    return journal
 
 
 def post(
@@ -383,15 +384,57 @@ def reverse(journal: Journal, reason: str, by_user: Any) -> Journal:
 # --- the writes -----------------------------------------------------------------------------
 
 
-def _existing(key: str, digest: str) -> Journal | None:
-    """The journal holding ``key`` if it is the same request; raise if it is a different one."""
-    existing = Journal.objects.filter(key=key).first()
-    if existing is not None and existing.content_hash != digest:
-        raise WalletError(
-            Code.IDEMPOTENCY_CONFLICT,
-            f"The key {key!r} was already used for a different request ({existing.kind}).",
-        )
-    return existing
+def _existing(key: str, digest: str) -> tuple[Journal | None, WalletError | None]:
+    """The journal holding ``key`` if it is the same request, or the conflict if it is not."""
+    rows = sql.fetch(
+        'SELECT id, "key", kind, currency, meta, content_hash, created_at, created_by_id, reverses_id '
+        'FROM wallet_journal WHERE "key" = %s',
+        [key],
+    )
+    if not rows:
+        return None, None
+    journal_id, key, kind, currency, meta, stored_hash, created_at, created_by_id, reverses_id = rows[0]
+    if stored_hash != digest:
+        message = f"The key {key!r} was already used for a different request ({kind})."
+        return None, WalletError(Code.IDEMPOTENCY_CONFLICT, message)
+    if isinstance(meta, str):
+        meta = json.loads(meta)
+    if isinstance(created_at, str):  # SQLite: naive UTC text
+        created_at = parse_datetime(created_at)
+    if created_at is not None and timezone.is_naive(created_at):
+        created_at = created_at.replace(tzinfo=UTC)
+    journal = _journal(
+        journal_id, key, kind, currency, meta, stored_hash, created_at, created_by_id, reverses_id
+    )
+    journal.replayed = True
+    return journal, None
+
+
+def _journal(
+    journal_id: int,
+    key: str,
+    kind: str,
+    currency: str,
+    meta: dict[str, Any],
+    digest: str,
+    created_at: Any,
+    created_by_id: int | None,
+    reverses_id: int | None,
+) -> Journal:
+    journal = Journal(
+        id=journal_id,
+        key=key,
+        kind=kind,
+        currency=currency,
+        meta=meta,
+        content_hash=digest,
+        created_at=created_at,
+        created_by_id=created_by_id,
+        reverses_id=reverses_id,
+    )
+    journal._state.adding = False
+    journal._state.db = connection.alias
+    return journal
 
 
 Written = tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int, int]], list[sql.AccountUpdate]]

@@ -5,7 +5,8 @@ locks the accounts it touches (in id order), claims an idempotency key derived f
 event (``entry:<pool>:<user>``, ``prize:<pool>``, ``deal:<table>:<n>`` ...) and checks the
 rules under those locks. Calling a function again with the same event returns the original
 journal and moves no money; calling it with the same event but different figures raises
-``idempotency_conflict``.
+``idempotency_conflict``. Payouts and refunds take an optional ``key`` for the one case where
+the same event happens twice: paying a pool again after its first payout was reversed.
 
 Amounts are integer paise (R-MONEY-1). Rake: ``floor(amount × percent / 100)`` paise, computed
 exactly (the percent may be an int, ``Decimal`` or ``Fraction``, never a float).
@@ -18,8 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Sum
-
+from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
     AccountSpec,
@@ -32,10 +32,9 @@ from wallet.ledger import (
     house_spec,
     pool_spec,
     seat_spec,
-    spec_of,
     user_spec,
 )
-from wallet.models import Account, Currency, Journal, JournalKind, Transfer
+from wallet.models import AccountKind, Currency, Journal, JournalKind
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -87,24 +86,39 @@ def _percent_meta(rake_percent: int | Decimal | Fraction) -> str:
 def pool_entrants(pool_ref: str, currency: Currency = Currency.INR) -> list[int]:
     """Ids of the users who paid an entry fee into the pool, in the order they joined."""
     spec = pool_spec(pool_ref, currency)
-    rows = (
-        Transfer.objects.filter(
-            credit__ref=spec.ref, credit__currency=currency, journal__kind=JournalKind.ENTRY_FEE
-        )
-        .order_by("id")
-        .values_list("debit__owner_id", flat=True)
+    rows = sql.fetch(
+        "SELECT d.owner_id FROM wallet_transfer t "
+        "JOIN wallet_account c ON c.id = t.credit_id JOIN wallet_account d ON d.id = t.debit_id "
+        "JOIN wallet_journal j ON j.id = t.journal_id "
+        "WHERE c.ref = %s AND c.currency = %s AND j.kind = %s ORDER BY t.id",
+        [spec.ref, currency, JournalKind.ENTRY_FEE],
     )
-    return list(dict.fromkeys(rows))
+    return list(dict.fromkeys(row[0] for row in rows))
 
 
 def _entry_count(pool_id: int) -> int:
-    return Transfer.objects.filter(credit_id=pool_id, journal__kind=JournalKind.ENTRY_FEE).count()
+    rows = sql.fetch(
+        "SELECT COUNT(*) FROM wallet_transfer t JOIN wallet_journal j ON j.id = t.journal_id "
+        "WHERE t.credit_id = %s AND j.kind = %s",
+        [pool_id, JournalKind.ENTRY_FEE],
+    )
+    return int(rows[0][0])
+
+
+def _entered(pool_id: int, account_ids: Sequence[int]) -> set[int]:
+    """Which of the accounts paid an entry fee into the pool."""
+    placeholders = ", ".join(["%s"] * len(account_ids))
+    rows = sql.fetch(
+        "SELECT DISTINCT t.debit_id FROM wallet_transfer t "  # noqa: S608 (only %s placeholders are formatted in)
+        "JOIN wallet_journal j ON j.id = t.journal_id "
+        f"WHERE t.credit_id = %s AND j.kind = %s AND t.debit_id IN ({placeholders})",
+        [pool_id, JournalKind.ENTRY_FEE, *account_ids],
+    )
+    return {row[0] for row in rows}
 
 
 def _has_entered(pool_id: int, user_account_id: int) -> bool:
-    return Transfer.objects.filter(
-        credit_id=pool_id, debit_id=user_account_id, journal__kind=JournalKind.ENTRY_FEE
-    ).exists()
+    return bool(_entered(pool_id, [user_account_id]))
 
 
 def _pool_closed_error(pool_ref: str) -> WalletError:
@@ -207,24 +221,21 @@ def charge_rejoin_fee(
     )
 
 
-def _contributions(pool_id: int) -> dict[int, int]:
-    """Net money each account put into the pool (fees in, minus anything already moved back)."""
-    totals: dict[int, int] = {}
-    for account_id, amount in (
-        Transfer.objects.filter(credit_id=pool_id)
-        .values("debit_id")
-        .annotate(total=Sum("amount"))
-        .values_list("debit_id", "total")
-    ):
-        totals[account_id] = totals.get(account_id, 0) + amount
-    for account_id, amount in (
-        Transfer.objects.filter(debit_id=pool_id)
-        .values("credit_id")
-        .annotate(total=Sum("amount"))
-        .values_list("credit_id", "total")
-    ):
-        totals[account_id] = totals.get(account_id, 0) - amount
-    return {account_id: total for account_id, total in totals.items() if total}
+def _contributions(pool_id: int) -> dict[int, tuple[str, str, int | None, int]]:
+    """Net money each account put into the pool: {account id: (kind, ref, owner id, net paise)}.
+
+    Fees in, minus anything already moved back (a reversal); accounts at zero are left out.
+    """
+    rows = sql.fetch(
+        "SELECT a.id, a.kind, a.ref, a.owner_id, SUM(m.amount) FROM ("
+        "  SELECT debit_id AS account_id, amount FROM wallet_transfer WHERE credit_id = %s"
+        "  UNION ALL"
+        "  SELECT credit_id AS account_id, -amount FROM wallet_transfer WHERE debit_id = %s"
+        ") m JOIN wallet_account a ON a.id = m.account_id "
+        "GROUP BY a.id, a.kind, a.ref, a.owner_id HAVING SUM(m.amount) <> 0 ORDER BY a.id",
+        [pool_id, pool_id],
+    )
+    return {row[0]: (row[1], row[2], row[3], int(row[4])) for row in rows}
 
 
 def refund_pool(
@@ -233,6 +244,7 @@ def refund_pool(
     currency: Currency = Currency.INR,
     reason: str = "never started",
     meta: Mapping[str, Any] | None = None,
+    key: str | None = None,
 ) -> Journal:
     """Give every player back all they paid into a pool that never started, and close it (R-MONEY-4).
 
@@ -242,31 +254,29 @@ def refund_pool(
     existing = get_account(pool)
     payer_specs: list[AccountSpec] = []
     if existing is not None:
-        payer_specs = [spec_of(payer) for payer in Account.objects.filter(id__in=_contributions(existing.id))]
+        payer_specs = [
+            AccountSpec(AccountKind(kind), currency, ref, owner_id)
+            for kind, ref, owner_id, _ in _contributions(existing.id).values()
+        ]
 
     def plan(locks: Locks) -> Plan:
         account = locks[pool.ref]
         if account.closed:
             raise _pool_closed_error(pool_ref)
         contributions = _contributions(account.id)
-        by_id = {locked.id: locked for locked in locks.values()}
-        if not set(contributions) <= set(by_id):
+        if not {ref for _, ref, _, _ in contributions.values()} <= set(locks):
             raise WalletError(
                 Code.BAD_REQUEST, f"Someone joined {pool_ref} while it was being refunded; retry."
             )
-        if sum(contributions.values()) != account.balance:
+        if sum(amount for *_, amount in contributions.values()) != account.balance:
             raise AssertionError(
                 f"ledger bug: {pool_ref} holds {account.balance}, contributions {contributions}"
             )
-        legs = [
-            Leg(pool.ref, by_id[account_id].ref, amount)
-            for account_id, amount in sorted(contributions.items())
-            if amount > 0
-        ]
+        legs = [Leg(pool.ref, ref, amount) for _, ref, _, amount in contributions.values() if amount > 0]
         return Plan(legs, close={pool.ref}, allow_empty=True)
 
     return execute(
-        key=f"refund:{pool_ref}",
+        key=key or f"refund:{pool_ref}",
         kind=JournalKind.REFUND,
         currency=currency,
         accounts=[pool, *payer_specs],
@@ -283,6 +293,7 @@ def pay_winner(
     currency: Currency = Currency.INR,
     variant: str = "",
     meta: Mapping[str, Any] | None = None,
+    key: str | None = None,
 ) -> Journal:
     """Pay the whole prize pool less the rake to the last player left, and close the pool.
 
@@ -312,7 +323,7 @@ def pay_winner(
         return Plan(legs, close={pool.ref})
 
     return execute(
-        key=f"prize:{pool_ref}",
+        key=key or f"prize:{pool_ref}",
         kind=JournalKind.PRIZE,
         currency=currency,
         accounts=[pool, wallet, house],
@@ -335,6 +346,7 @@ def pay_split(
     currency: Currency = Currency.INR,
     variant: str = "",
     meta: Mapping[str, Any] | None = None,
+    key: str | None = None,
 ) -> Journal:
     """Pay a split (R-POOL-8): ``shares`` are (player, paise) in seat order, after the rake.
 
@@ -352,7 +364,7 @@ def pay_split(
             raise WalletError(
                 Code.BAD_AMOUNT, f"A split share must be whole paise, 0 or more; got {amount!r}."
             )
-    return _split(pool_ref, amounts, None, rake_percent, currency, variant, meta)
+    return _split(pool_ref, amounts, None, rake_percent, currency, variant, meta, key)
 
 
 def pay_split_by_drops(
@@ -365,6 +377,7 @@ def pay_split_by_drops(
     currency: Currency = Currency.INR,
     variant: str = "",
     meta: Mapping[str, Any] | None = None,
+    key: str | None = None,
 ) -> Journal:
     """Split the pool by drops remaining (R-POOL-8), computing the shares from the locked pool.
 
@@ -385,7 +398,7 @@ def pay_split_by_drops(
             )
     drops = list(drops_left)
     by_drops = {"entry_fee": entry_fee, "drops_left": drops}
-    return _split(pool_ref, [(uid, 0) for uid in uids], by_drops, rake_percent, currency, variant, meta)
+    return _split(pool_ref, [(uid, 0) for uid in uids], by_drops, rake_percent, currency, variant, meta, key)
 
 
 def _split(
@@ -396,6 +409,7 @@ def _split(
     currency: Currency,
     variant: str,
     meta: Mapping[str, Any] | None,
+    key: str | None,
 ) -> Journal:
     pool, house = pool_spec(pool_ref, currency), house_spec(pool_ref, currency)
     wallets = [user_spec(uid, currency) for uid, _ in amounts]
@@ -404,11 +418,11 @@ def _split(
         account = locks[pool.ref]
         if account.closed:
             raise _pool_closed_error(pool_ref)
+        ids = [locks[wallet.ref].id for wallet in wallets]
+        if _entered(account.id, ids) != set(ids):
+            raise WalletError(Code.NOT_IN_POOL, f"A player of the split did not play in {pool_ref}.")
         if account.balance <= 0:
             raise WalletError(Code.EMPTY_POOL, f"The pool game {pool_ref} holds no money.")
-        for wallet in wallets:
-            if not _has_entered(account.id, locks[wallet.ref].id):
-                raise WalletError(Code.NOT_IN_POOL, f"A player of the split did not play in {pool_ref}.")
         rake = rake_for(account.balance, rake_percent)
         prize = account.balance - rake
         if by_drops is None:
@@ -424,7 +438,8 @@ def _split(
         if sum(shares) != prize or len(shares) != len(wallets) or min(shares) < 0:
             raise WalletError(
                 Code.SPLIT_MISMATCH,
-                f"The split shares add up to {rupees(sum(shares))} but the prize pool after rake is {rupees(prize)}.",
+                f"The split shares add up to {rupees(sum(shares))} "
+                f"but the prize pool after rake is {rupees(prize)}.",
             )
         legs = [
             Leg(pool.ref, wallet.ref, share) for wallet, share in zip(wallets, shares, strict=True) if share
@@ -445,7 +460,7 @@ def _split(
         request["players"] = [uid for uid, _ in amounts]
         request.update(by_drops)
     return execute(
-        key=f"split:{pool_ref}",
+        key=key or f"split:{pool_ref}",
         kind=JournalKind.SPLIT,
         currency=currency,
         accounts=[pool, house, *wallets],
@@ -572,9 +587,16 @@ def settle_deal(
         net[payer] = net.get(payer, 0) - points * point_value
         net[payee] = net.get(payee, 0) + points * point_value
     seats = list(net)
-    owners = dict(
-        Account.objects.filter(ref__in=seats, currency=currency, kind="seat").values_list("ref", "owner_id")
-    )
+    owners: dict[str, int] = {}
+    if seats:
+        placeholders = ", ".join(["%s"] * len(seats))
+        owners = dict(
+            sql.fetch(
+                "SELECT ref, owner_id FROM wallet_account "  # noqa: S608 (only %s placeholders)
+                f"WHERE currency = %s AND kind = %s AND ref IN ({placeholders})",
+                [currency, AccountKind.SEAT, *seats],
+            )
+        )
     missing = [ref for ref in seats if ref not in owners]
     if missing:
         raise WalletError(Code.NOT_FOUND, f"No money is held for {', '.join(missing)}.")

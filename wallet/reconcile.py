@@ -54,19 +54,14 @@ def reconcile(*, limit: int = 50) -> list[str]:
             )
 
         cursor.execute(
-            "SELECT t.id, t.journal_id, t.amount, COUNT(e.id), "
-            "SUM(CASE WHEN e.account_id = t.debit_id AND e.amount = -t.amount AND e.journal_id = t.journal_id "
-            "    THEN 1 ELSE 0 END), "
-            "SUM(CASE WHEN e.account_id = t.credit_id AND e.amount = t.amount AND e.journal_id = t.journal_id "
-            "    THEN 1 ELSE 0 END) "
-            "FROM wallet_transfer t LEFT JOIN wallet_entry e ON e.transfer_id = t.id "
-            "GROUP BY t.id, t.journal_id, t.amount "
-            "HAVING COUNT(e.id) <> 2 "
-            "OR SUM(CASE WHEN e.account_id = t.debit_id AND e.amount = -t.amount AND e.journal_id = t.journal_id "
-            "    THEN 1 ELSE 0 END) <> 1 "
-            "OR SUM(CASE WHEN e.account_id = t.credit_id AND e.amount = t.amount AND e.journal_id = t.journal_id "
-            "    THEN 1 ELSE 0 END) <> 1 "
-            "ORDER BY t.id"
+            "SELECT id, journal_id, amount, entries, debits, credits FROM ("
+            "  SELECT t.id, t.journal_id, t.amount, COUNT(e.id) AS entries,"
+            "  SUM(CASE WHEN e.account_id = t.debit_id AND e.amount = -t.amount THEN 1 ELSE 0 END) AS debits,"
+            "  SUM(CASE WHEN e.account_id = t.credit_id AND e.amount = t.amount THEN 1 ELSE 0 END) AS credits"
+            "  FROM wallet_transfer t LEFT JOIN wallet_entry e"
+            "  ON e.transfer_id = t.id AND e.journal_id = t.journal_id"
+            "  GROUP BY t.id, t.journal_id, t.amount"
+            ") sides WHERE entries <> 2 OR debits <> 1 OR credits <> 1 ORDER BY id"
         )
         for transfer_id, journal_id, amount, count, debits, credits in cursor.fetchmany(limit):
             problems.append(
@@ -78,7 +73,8 @@ def reconcile(*, limit: int = 50) -> list[str]:
             "SELECT t.id, t.currency, d.currency, c.currency FROM wallet_transfer t "
             "JOIN wallet_account d ON d.id = t.debit_id JOIN wallet_account c ON c.id = t.credit_id "
             "JOIN wallet_journal j ON j.id = t.journal_id "
-            "WHERE t.currency <> d.currency OR t.currency <> c.currency OR t.currency <> j.currency ORDER BY t.id"
+            "WHERE t.currency <> d.currency OR t.currency <> c.currency OR t.currency <> j.currency "
+            "ORDER BY t.id"
         )
         for transfer_id, currency, debit_currency, credit_currency in cursor.fetchmany(limit):
             problems.append(
@@ -117,8 +113,8 @@ def _currency_sums() -> list[str]:
             if total != 0:
                 problems.append(f"{currency}: account balances sum to {total}, not 0")
         cursor.execute(
-            "SELECT a.currency, SUM(e.amount) FROM wallet_entry e JOIN wallet_account a ON a.id = e.account_id "
-            "GROUP BY a.currency ORDER BY a.currency"
+            "SELECT a.currency, SUM(e.amount) FROM wallet_entry e "
+            "JOIN wallet_account a ON a.id = e.account_id GROUP BY a.currency ORDER BY a.currency"
         )
         for currency, total in cursor.fetchall():
             if total != 0:

@@ -13,8 +13,8 @@ from typing import IO, Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import Count, F, Sum
-from django.db.models.fields.json import KT
+from django.db.models import CharField, Count, F, Sum, Value
+from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, TruncDate
 
 from wallet.ledger import user_spec
@@ -62,15 +62,17 @@ def rake_by_day(currency: Currency = Currency.INR) -> list[RakeLine]:
     """
     rows = (
         Entry.objects.filter(account__kind=AccountKind.HOUSE, account__currency=currency)
-        .annotate(day=_local_day(), variant=Coalesce(KT("journal__meta__variant"), F("journal__kind")))
+        .annotate(
+            day=_local_day(),
+            variant=Coalesce(
+                KeyTextTransform("variant", "journal__meta"), Value(""), output_field=CharField()
+            ),
+        )
         .values("day", "variant")
         .annotate(rake=Sum("amount"))
         .order_by("day", "variant")
     )
-    return [
-        RakeLine(row["day"], "" if row["variant"] == JournalKind.REVERSAL else row["variant"], row["rake"])
-        for row in rows
-    ]
+    return [RakeLine(row["day"], row["variant"], row["rake"]) for row in rows]
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,9 @@ class Worker:
         self.report = WorkerReport()
         self.history: list[tuple[Callable[[], Journal], int]] = []
         self.seats: dict[str, list[tuple[str, int]]] = {}  # table ref -> open (seat ref, user id)
+        # Entrants this worker saw join each pool: enough to pick winners without reading the
+        # ledger (other workers' joins are unknown here, which is fine for random play).
+        self.entrants: dict[str, list[int]] = {}
         self.serial = 0
         self.staff = get_user_model().objects.get(pk=setup.staff_id)
         self.names = list(WEIGHTS)
@@ -136,7 +139,7 @@ class Worker:
         return f"{self.setup.run}-{self.index}-{self.serial}"
 
     def _record(self, call: Callable[[], Journal]) -> Journal:
-        journal = call()
+        journal: Journal = self.call(call)
         self.report.keys.add(journal.key)
         self.history.append((call, journal.pk))
         if len(self.history) > 200:
@@ -145,25 +148,36 @@ class Worker:
 
     # --- operations
 
-    def step(self, done: int) -> None:
+    def call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Call one function of the wallet's API: each call is one operation."""
+        self.report.ops += 1
+        return function(*args, **kwargs)
+
+    def step(self) -> None:
+        """Run one random scenario (one to three operations)."""
         name = self.rng.choices(self.names, self.weights)[0]
         try:
-            getattr(self, f"op_{name}")(done)
+            getattr(self, f"op_{name}")(self.report.ops)
             self.report.done[name] += 1
         except WalletError as error:
             self.report.refused[f"{name}:{error.code}"] += 1
         except Exception:
             self.report.violations.append(f"worker {self.index} {name}: {traceback.format_exc(limit=6)}")
-        self.report.ops += 1
+
+    def run(self) -> None:
+        while self.report.ops < self.ops_count:
+            self.step()
 
     def op_join(self, done: int) -> None:
         pool, fee = self._pool(done)
         uid = self._uid()
         self._record(lambda: ops.charge_entry_fee(uid, pool, fee, capacity=POOL_CAPACITY, variant="101"))
+        if uid not in self.entrants.setdefault(pool, []):
+            self.entrants[pool].append(uid)
 
     def op_rejoin(self, done: int) -> None:
         pool, fee = self._pool(done)
-        entrants = ops.pool_entrants(pool)
+        entrants = self.entrants.get(pool, [])
         if not entrants:
             return
         uid, number = self.rng.choice(entrants), self.rng.randint(1, 3)
@@ -171,15 +185,15 @@ class Worker:
 
     def op_prize(self, done: int) -> None:
         pool, _ = self._pool(done)
-        entrants = ops.pool_entrants(pool)
-        if len(entrants) < 2:
+        entrants = self.entrants.get(pool, [])
+        if not entrants:
             return
         winner = self.rng.choice(entrants)
         self._record(lambda: ops.pay_winner(pool, winner, rake_percent=RAKE_PERCENT, variant="101"))
 
     def op_split(self, done: int) -> None:
         pool, fee = self._pool(done)
-        entrants = ops.pool_entrants(pool)
+        entrants = self.entrants.get(pool, [])
         if len(entrants) < 2:
             return
         players = self.rng.sample(entrants, self.rng.randint(2, min(4, len(entrants))))
@@ -198,20 +212,20 @@ class Worker:
         if not self.history:
             return
         call, journal_id = self.rng.choice(self.history)
-        again = call()
+        again = self.call(call)
         if again.pk != journal_id:
             self.report.violations.append(
                 f"retry of {again.key} returned journal {again.pk}, not {journal_id}"
             )
 
     def op_deposit(self, done: int) -> None:
-        deposit = cashier.create_deposit(self._uid(), self.rng.randint(10_00, 5_000_00))
+        deposit = self.call(cashier.create_deposit, self._uid(), self.rng.randint(10_00, 5_000_00))
         if self.rng.random() < 0.2:
-            cashier.fail_deposit(deposit.provider_ref, "declined by the sandbox")
+            self.call(cashier.fail_deposit, deposit.provider_ref, "declined by the sandbox")
             return
-        first = cashier.confirm_deposit(deposit.provider_ref)
+        first = self.call(cashier.confirm_deposit, deposit.provider_ref)
         if self.rng.random() < 0.3:
-            second = cashier.confirm_deposit(deposit.provider_ref)
+            second = self.call(cashier.confirm_deposit, deposit.provider_ref)
             if second.journal_id != first.journal_id:
                 self.report.violations.append(f"deposit {deposit.pk} confirmed twice with two journals")
         assert first.journal is not None
@@ -219,16 +233,18 @@ class Worker:
 
     def op_withdrawal(self, done: int) -> None:
         uid = self._uid()
-        withdrawal = cashier.request_withdrawal(uid, self.rng.randint(100_00, 2_000_00))
+        withdrawal = self.call(cashier.request_withdrawal, uid, self.rng.randint(100_00, 2_000_00))
         self.report.keys.add(withdrawal.hold_journal.key)
         if self.rng.random() < 0.5:
-            decided = cashier.approve_withdrawal(withdrawal.pk, self.staff)
+            decided = self.call(cashier.approve_withdrawal, withdrawal.pk, self.staff)
         else:
-            decided = cashier.reject_withdrawal(withdrawal.pk, self.staff, "stress")
+            decided = self.call(cashier.reject_withdrawal, withdrawal.pk, self.staff, "stress")
         assert decided.decision_journal is not None
         self.report.keys.add(decided.decision_journal.key)
+        if self.rng.random() > 0.2:
+            return
         try:
-            cashier.approve_withdrawal(withdrawal.pk, self.staff)
+            self.call(cashier.approve_withdrawal, withdrawal.pk, self.staff)
         except WalletError as error:
             if error.code != "already_decided":
                 raise
@@ -286,8 +302,7 @@ def _work(setup: Setup, index: int, ops_count: int, seed: int, start: Any, out: 
     worker = Worker(setup, index, ops_count, seed)
     start.wait()
     began = time.perf_counter()
-    for done in range(ops_count):
-        worker.step(done)
+    worker.run()
     elapsed = time.perf_counter() - began
     connections.close_all()
     out.put((index, worker.report, elapsed))
@@ -302,8 +317,7 @@ def run(workers: int, total_ops: int, seed: int = 0, log: Callable[[str], None] 
     if workers == 1:
         worker = Worker(setup, 0, per_worker[0], seed)
         began = time.perf_counter()
-        for done in range(per_worker[0]):
-            worker.step(done)
+        worker.run()
         seconds = time.perf_counter() - began
         reports.append(worker.report)
     else:

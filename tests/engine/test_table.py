@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.engine import table as t
 from games.engine.actions import Drop, IllegalAction
+from games.engine.shuffle import commitment
 from games.engine.toss import toss
 from games.engine.variants import POINTS21, POOL101
 
@@ -72,3 +75,47 @@ def test_it_refunds_everyone_when_nobody_else_comes__R_MONEY_4():
     progress = t.apply(state, t.Timeout(state.deadline_ms))
     assert progress.money == (t.RefundAll(),)
     assert progress.state.phase is t.Phase.CANCELLED
+
+
+def finish_deal(state):
+    """Everyone but the last player drops; returns the progress of the last drop."""
+    while True:
+        deal = state.deal
+        progress = t.apply(state, Drop(deal.seats[deal.turn].player, state.now_ms + 1))
+        state = progress.state
+        if state.phase is not t.Phase.PLAYING:
+            return progress
+
+
+def test_it_commits_to_the_toss_seed_and_reveals_it_after_the_deal__R_TOSS_1():
+    state, _ = seated()
+    progress = t.apply(state, t.NextDeal(10, SEED, SEED2))
+    (tossed,) = [e for e in progress.events if e.type == "toss"]
+    assert tossed.data["commitment"] == commitment(SEED2)
+    assert progress.state.toss_seed == SEED2
+    assert t.TableState.from_json(progress.state.to_json()) == progress.state
+    assert not any(e.type == "toss_revealed" for e in progress.events)
+    over = finish_deal(progress.state)
+    revealed = {"seed": SEED2.hex(), "commitment": commitment(SEED2), "players": ["a", "b", "c"]}
+    assert over.toss == revealed
+    assert [e.data for e in over.events if e.type == "toss_revealed"] == [{"number": 1, **revealed}]
+    assert over.state.history[-1]["toss"] == revealed
+    assert over.state.toss_seed is None
+
+
+def test_it_does_not_toss_for_a_21_card_player_who_joined_and_left__R_TOSS_3():
+    state, _ = seated(names=("a", "b"), variant=POINTS21, point_value=10, entry_fee=0, seats=3)
+    state = t.apply(state, t.Timeout(state.deadline_ms)).state  # the countdown
+    state = t.apply(state, t.NextDeal(state.now_ms, SEED, SEED2)).state
+    first = state.first
+    state = t.apply(state, t.Join("c", state.now_ms)).state
+    assert state.need_toss
+    state = t.apply(state, t.Leave("c", state.now_ms)).state
+    assert not state.need_toss
+    state = finish_deal(state).state
+    # Keep both seats at 200 points, as after a deal nobody lost (the drop here cost 30).
+    players = tuple(replace(p, held=state.rules.seat_hold) if p.name != "c" else p for p in state.players)
+    state = t.apply(replace(state, players=players), t.Timeout(state.deadline_ms)).state
+    progress = t.apply(state, t.NextDeal(state.now_ms, SEED2, SEED))
+    assert not [e for e in progress.events if e.type == "toss"]
+    assert progress.state.dealer == first

@@ -7,24 +7,36 @@ import pytest
 from games import services
 from games.engine import table as engine
 from games.engine.cards import parse_cards
-from games.engine.melds import evaluate
 from games.engine.pool import deal_show_score
 from games.engine.variants import POOL101
 from games.errors import GameError
-from games.models import Table, TableEvent
+from games.models import Deal, Table, TableEvent
 from games.views_state import events_for, table_view
 from tests.tables.support import (
     Clock,
+    check_privacy,
+    check_so_far,
+    declare,
+    in_turn_order,
     pass_deadline,
     play_deal,
     play_turn,
+    rig,
+    scores,
+    scripted,
     seat_all,
+    show,
     state,
     template,
     turn_player,
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def seeds(monkeypatch, settings):
+    return scripted(monkeypatch, settings)
 
 
 def test_it_drops_a_player_after_three_missed_moves__R_TURN_6(alice, bob):
@@ -41,6 +53,7 @@ def test_it_drops_a_player_after_three_missed_moves__R_TURN_6(alice, bob):
     now = state(table)
     assert now.player(sleeper).score == POOL101.missed_moves_drop
     assert now.history[-1]["winner"] == str(other.pk)
+    check_so_far(table, list(users.values()))
 
 
 def test_it_refuses_a_timeout_before_the_deadline_and_a_stale_one(alice, bob):
@@ -50,36 +63,34 @@ def test_it_refuses_a_timeout_before_the_deadline_and_a_stale_one(alice, bob):
     assert not services.expire(table.pk, version, at=clock())  # not due
     assert pass_deadline(table, clock)
     assert not services.expire(table.pk, version, at=clock.ms + 10**9)  # stale version
+    check_so_far(table, [alice, bob])
 
 
-def rig(table: Table, name: str, codes: str) -> None:
-    table.refresh_from_db()
-    data = table.state
-    for seat in data["deal"]["seats"]:
-        if seat["player"] == name:
-            seat["hand"] = codes.split()
-    Table.objects.filter(pk=table.pk).update(state=data)
-
-
-def test_it_scores_a_deal_show__R_SHOW_3(alice, bob):
+def test_it_halves_the_score_of_a_loser_who_never_had_a_turn__R_SHOW_3(alice, bob, carol):
+    """The first player declares at once: both others are on a deal show. Their hands score 80
+    (96 capped) and 34: half, rounded down, is 40 (the most a deal show costs) and 17."""
     clock = Clock()
-    users = {str(alice.pk): alice, str(bob.pk): bob}
-    table = seat_all(template(seats=2), [alice, bob], clock)
-    first = turn_player(table)
-    other = next(u for n, u in users.items() if n != first)
-    rig(table, first, "AS 2S 3S 4H 5H 6H 7D 8D 9D TC JC QC KC")
-    services.act(table.pk, users[first], {"type": "draw", "source": "closed"}, at=clock())
-    drawn = state(table).deal.drawn.code
-    services.act(table.pk, users[first], {"type": "finish", "card": drawn}, at=clock())
-    groups = [["AS", "2S", "3S"], ["4H", "5H", "6H"], ["7D", "8D", "9D"], ["TC", "JC", "QC", "KC"]]
-    services.act(table.pk, users[first], {"type": "declare", "groups": groups}, at=clock())
-    deal = state(table).deal
-    hand = deal.seats[deal.seat_of(str(other.pk))].hand
-    services.act(table.pk, other, {"type": "show", "groups": []}, at=clock())
-    now = state(table)
-    full = evaluate(POOL101, deal.jokers, hand, ()).score
-    assert now.player(str(other.pk)).score == deal_show_score(POOL101, full)
-    assert now.player(first).score == 0
+    users = [alice, bob, carol]
+    table = seat_all(template(), users, clock)
+    declarer, capped, grouped = in_turn_order(table, users)
+    rig(
+        table,
+        {
+            declarer: "AS 2S 3S 4H 5H 6H 8D 9D TD JD KC KS KH",
+            capped: "KS QH JD 9C 8S 6D 5C 4S 3H 2D AH TC 9H",
+            grouped: "2C 3C 4C 9H TH JH 5S 5D 5H KD 8S 6C AC",
+        },
+        cut="7C",
+        closed_top=["2H"],
+    )
+    declare(table, declarer, "2H", "AS 2S 3S | 4H 5H 6H | 8D 9D TD JD | KC KS KH", clock)
+    show(table, capped, "", clock)
+    show(table, grouped, "2C 3C 4C | 9H TH JH | 5S 5D 5H", clock)
+    assert scores(table) == {str(declarer.pk): 0, str(capped.pk): 40, str(grouped.pk): 17}
+    outcomes = {p["player"]: p["outcome"] for p in Deal.objects.get(table=table, number=1).result["players"]}
+    assert outcomes[str(capped.pk)] == outcomes[str(grouped.pk)] == "deal_show"
+    assert deal_show_score(POOL101, 80) == 40
+    check_privacy(table, users)
 
 
 def test_it_auto_drops_until_im_back__R_DROP_4(alice, bob, carol):
@@ -98,6 +109,7 @@ def test_it_auto_drops_until_im_back__R_DROP_4(alice, bob, carol):
     deal = state(table).deal
     assert deal.seats[deal.seat_of(str(alice.pk))].in_deal
     assert state(table).player(str(alice.pk)).score == 20
+    check_so_far(table, users)
 
 
 def test_it_shows_a_player_only_their_own_cards(alice, bob):
@@ -123,3 +135,4 @@ def test_it_shows_a_player_only_their_own_cards(alice, bob):
     assert error.value.code == "not_your_turn"
     parse_cards(view["deal"]["hand"])
     assert engine.Phase(view["phase"]) is engine.Phase.PLAYING
+    check_so_far(table, [alice, bob])

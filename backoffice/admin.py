@@ -1,0 +1,133 @@
+"""Admin building blocks for staff, and the audit log's own read-only admin.
+
+- :class:`StaffViewMixin`: any active staff member may view (no per-model permissions needed);
+  what they may change is decided per admin.
+- :class:`ReadOnlyMixin`: no add, change or delete, whatever the user's permissions (a POST
+  to a change, add or delete page is refused with 403 by Django's admin).
+- :class:`AuditedMixin`: every add, change or delete through the admin also appends an audit row.
+- :func:`reason_action`: an admin action that asks for a reason on a confirmation page first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+
+from backoffice.forms import ReasonForm
+from backoffice.models import AuditAction, AuditLog
+from games.errors import GameError
+from wallet.errors import WalletError
+
+
+def is_staff(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_active and user.is_staff)
+
+
+class StaffViewMixin:
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_staff(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_staff(request)
+
+
+class ReadOnlyMixin(StaffViewMixin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class AuditedMixin:
+    """Write an audit row next to Django's own admin log entry for every add, change, delete."""
+
+    def log_addition(self, request: HttpRequest, obj: Model, message: Any) -> Any:
+        entry = super().log_addition(request, obj, message)  # type: ignore[misc]
+        _audit(request, AuditAction.ADMIN_ADD, obj, entry.get_change_message() or "Added.")
+        return entry
+
+    def log_change(self, request: HttpRequest, obj: Model, message: Any) -> Any:
+        entry = super().log_change(request, obj, message)  # type: ignore[misc]
+        _audit(request, AuditAction.ADMIN_CHANGE, obj, entry.get_change_message() or "No fields changed.")
+        return entry
+
+    def log_deletions(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
+        for obj in queryset:
+            _audit(request, AuditAction.ADMIN_DELETE, obj, "Deleted.")
+        return super().log_deletions(request, queryset)  # type: ignore[misc]
+
+
+def _audit(request: HttpRequest, action: AuditAction, obj: Model, reason: str) -> None:
+    AuditLog.objects.create(
+        actor=request.user,
+        action=action,
+        target=f"{obj._meta.label_lower}:{obj.pk}",
+        reason=reason,
+        details={"object": str(obj)},
+    )
+
+
+def reason_action(
+    name: str,
+    description: str,
+    perform: Callable[[Any, str, Any], Any],
+    *,
+    warning: str = "",
+) -> Callable[[Any, HttpRequest, QuerySet[Any]], TemplateResponse | None]:
+    """An admin action that first shows the selected objects and asks for a reason.
+
+    ``perform(obj, reason, user)`` runs once per object, each in its own transaction; a
+    refusal (``WalletError``/``GameError``) is shown as an error and the others go on.
+    """
+
+    def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> Any:  # type: ignore[type-arg]
+        applying = request.POST.get("apply") == name
+        form = ReasonForm(request.POST if applying else None)
+        if applying and form.is_valid():
+            done = 0
+            for obj in queryset:
+                try:
+                    perform(obj, form.cleaned_data["reason"], request.user)
+                except (WalletError, GameError) as error:
+                    modeladmin.message_user(request, f"{obj}: {error.message}", messages.ERROR)
+                else:
+                    done += 1
+            if done:
+                modeladmin.message_user(request, f"{description}: done for {done}.", messages.SUCCESS)
+            return None
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": description,
+            "description": description,
+            "warning": warning,
+            "objects": list(queryset),
+            "form": form,
+            "action": name,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "opts": modeladmin.model._meta,
+        }
+        return TemplateResponse(request, "admin/backoffice/reason.html", context, status=400 if applying else 200)
+
+    action.__name__ = name
+    return admin.action(description=description)(action)
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("at", "actor", "action", "target", "reason")
+    list_filter = ("action",)
+    search_fields = ("target", "reason", "actor__username")
+    date_hierarchy = "at"
+    fields = ("at", "actor", "action", "target", "reason", "details")
+    readonly_fields = fields

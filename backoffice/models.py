@@ -1,0 +1,44 @@
+"""The audit log: one row per staff action, append-only (database triggers refuse UPDATE and DELETE)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class AuditAction(models.TextChoices):
+    REVERSE_JOURNAL = "reverse_journal", "Reversed a journal"
+    APPROVE_WITHDRAWAL = "approve_withdrawal", "Approved a withdrawal"
+    REJECT_WITHDRAWAL = "reject_withdrawal", "Rejected a withdrawal"
+    CANCEL_TABLE = "cancel_table", "Cancelled and refunded a table"
+    ADMIN_ADD = "admin_add", "Added a record in the admin"
+    ADMIN_CHANGE = "admin_change", "Changed a record in the admin"
+    ADMIN_DELETE = "admin_delete", "Deleted a record in the admin"
+
+
+class AuditLog(models.Model):
+    """Who did what, when and why. Written in the transaction of the action itself."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=24, choices=AuditAction.choices)
+    target = models.CharField(max_length=120, help_text='What was acted on, e.g. "journal:42", "table:7".')
+    reason = models.TextField(help_text="Why, in the staff member's words.")
+    details = models.JSONField(default=dict, blank=True, help_text="What changed: journal keys, amounts.")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["target"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.target}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ValueError("the audit log is append-only: an entry cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ValueError("the audit log is append-only: an entry cannot be deleted")

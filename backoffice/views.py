@@ -1,0 +1,115 @@
+"""The staff report pages: a range form, totals, an inline SVG chart and a CSV download each."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from backoffice.forms import RangeForm
+from backoffice.reports import REPORTS, Report
+
+
+def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Anonymous: to the log-in page. Logged in but not staff: 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not (request.user.is_active and request.user.is_staff):
+            raise PermissionDenied("Staff only.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@staff_required
+def index(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "backoffice/index.html",
+        {"reports": [(slug, title) for slug, (title, _) in REPORTS.items()]},
+    )
+
+
+@staff_required
+def report(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in REPORTS:
+        raise Http404("No such report.")
+    form = RangeForm(request.GET)
+    if not form.is_valid():
+        return render(
+            request,
+            "backoffice/report.html",
+            {"form": form, "title": REPORTS[slug][0], "slug": slug, "reports": REPORTS},
+            status=400,
+        )
+    result = REPORTS[slug][1](form.cleaned_data["start"], form.cleaned_data["end"], form.cleaned_data["currency"])
+    if request.GET.get("format") == "csv":
+        return csv_response(result)
+    return render(
+        request,
+        "backoffice/report.html",
+        {
+            "form": form,
+            "title": result.title,
+            "slug": slug,
+            "report": result,
+            "table": table_rows(result),
+            "reports": REPORTS,
+            "csv_query": _csv_query(request),
+        },
+    )
+
+
+def _csv_query(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query["format"] = "csv"
+    return query.urlencode()
+
+
+def table_rows(result: Report) -> dict[str, Any]:
+    """The main table as display cells: money formatted from paise, the totals row last."""
+
+    def cells(row: dict[str, Any]) -> list[tuple[Any, bool]]:
+        return [(row.get(c.key, ""), c.money) for c in result.columns]
+
+    totals = [(result.totals.get(c.key, ""), c.money) for c in result.columns]
+    return {
+        "rows": [cells(row) for row in result.rows],
+        "totals": totals,
+        "breakdowns": [
+            {
+                "title": b.title,
+                "columns": b.columns,
+                "rows": [[(row.get(c.key, ""), c.money) for c in b.columns] for row in b.rows],
+            }
+            for b in result.breakdowns
+        ],
+    }
+
+
+def csv_response(result: Report) -> HttpResponse:
+    """The main table as CSV: a header of column keys, the rows, then a ``total`` row. Money in paise."""
+    filename = f"{result.slug}_{result.currency}_{result.start}_{result.end}.csv"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response, lineterminator="\n")
+    writer.writerow([c.key for c in result.columns])
+    for row in result.rows:
+        writer.writerow([_csv_value(row.get(c.key, "")) for c in result.columns])
+    total_row = [_csv_value(result.totals.get(c.key, "")) for c in result.columns]
+    total_row[0] = "total"
+    writer.writerow(total_row)
+    return response
+
+
+def _csv_value(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value

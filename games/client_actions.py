@@ -1,0 +1,97 @@
+"""What a websocket client may ask of a table, checked and applied at most once per action id.
+
+A client action is ``{"id": "<client id>", "type": "discard", "card": "7H"}``. :func:`check`
+refuses malformed ones without touching the database. :func:`perform` applies a well-formed
+one through :mod:`games.services` and records the answer in an :class:`ActionReceipt` in
+the same transaction, so the same id sent again (after a reconnect, to another server
+process) gets the same answer and is never applied twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.engine.actions import ActionError, action_from_json
+from games.errors import GameError
+from games.models import ActionReceipt, Table
+
+#: Moves in the deal, handed to :func:`games.services.act` with their fields.
+DEAL_ACTIONS = ("draw", "discard", "drop", "finish", "declare", "show", "save_grouping")
+
+#: Table actions, which take no fields.
+TABLE_ACTIONS: dict[str, Callable[[int, Any], Table]] = {
+    "rejoin": services.rejoin,
+    "split_accept": lambda table_id, user: services.answer_split(table_id, user, True),
+    "split_decline": lambda table_id, user: services.answer_split(table_id, user, False),
+    "auto_drop": lambda table_id, user: services.set_auto_drop(table_id, user, True),
+    "im_back": services.im_back,
+    "leave": services.leave,
+}
+
+ACTIONS = (*DEAL_ACTIONS, *TABLE_ACTIONS)
+MAX_ID_LENGTH = 64
+#: Receipts older than this are pruned; a client never retries an action that old.
+RECEIPT_DAYS = 1
+
+
+def check(frame: Mapping[str, Any]) -> tuple[str, str]:
+    """The id and type of a well-formed action; :class:`GameError` for a malformed one."""
+    client_id = frame.get("id")
+    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_ID_LENGTH:
+        raise GameError("bad_id", f"an action needs an 'id': a string of 1 to {MAX_ID_LENGTH} characters")
+    kind = frame.get("type")
+    if kind not in ACTIONS:
+        raise GameError("unknown_type", f"unknown type {kind!r}: choose one of {', '.join(ACTIONS)}")
+    if kind in DEAL_ACTIONS:
+        try:
+            # The shape only: the player and the time are the server's, added by services.act.
+            action_from_json({**frame, "player": "check", "at": 0})
+        except ActionError as error:
+            raise GameError.from_engine(error) from None
+    return client_id, kind
+
+
+def _apply(table_id: int, user: Any, kind: str, frame: Mapping[str, Any]) -> Table:
+    if kind in DEAL_ACTIONS:
+        fields = {key: value for key, value in frame.items() if key != "id"}
+        return services.act(table_id, user, fields)
+    return TABLE_ACTIONS[kind](table_id, user)
+
+
+def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply a checked action once; the answer frame: ``{"ack": id, "v": N}`` or
+    ``{"error": code, "message": words, "id": id}``.
+
+    Locks the table row first (as every write does), then looks for the id's receipt: a
+    second request with the same id waits for the first and gets its answer.
+    """
+    client_id, kind = check(frame)
+    with transaction.atomic():
+        if not Table.objects.select_for_update().filter(pk=table_id).exists():
+            return {"error": "no_table", "message": "there is no such table", "id": client_id}
+        receipt = ActionReceipt.objects.filter(
+            table_id=table_id, user_id=user.pk, client_id=client_id
+        ).first()
+        if receipt is not None:
+            return receipt.answer()
+        receipt = ActionReceipt(table_id=table_id, user_id=user.pk, client_id=client_id, type=kind)
+        try:
+            with transaction.atomic():
+                receipt.version = _apply(table_id, user, kind, frame).version
+        except GameError as error:
+            receipt.error, receipt.message = error.code[:40], error.message[:300]
+        receipt.save()
+    return receipt.answer()
+
+
+def prune_receipts() -> int:
+    """Delete receipts older than :data:`RECEIPT_DAYS`; returns how many."""
+    cutoff = timezone.now() - timedelta(days=RECEIPT_DAYS)
+    deleted, _ = ActionReceipt.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

@@ -1,0 +1,209 @@
+"""The live table: one websocket connection per user and table, at ``/ws/tables/<id>/``.
+
+The consumer only speaks the protocol (docs/PROTOCOL.md): it authenticates, limits and parses
+frames, answers pings, and hands actions to :mod:`games.client_actions` and catch-ups to
+:mod:`games.live`; it never writes to a table itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import client_actions, live
+from games.errors import GameError
+from games.models import Table
+
+log = logging.getLogger(__name__)
+
+# Close codes (the reason in words comes just before, as an error frame).
+CLOSE_LOGIN_REQUIRED = 4401
+CLOSE_NO_TABLE = 4404
+CLOSE_NO_PONG = 4408
+CLOSE_FLOOD = 4429
+CLOSE_SERVER_ERROR = 1011
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One connection to one table. Limits are class attributes so tests can shorten them."""
+
+    max_frame_bytes = 16 * 1024
+    #: Frames per second a connection may send, and the burst it may send at once.
+    rate = 10.0
+    burst = 20
+    #: Frames refused in a row (over the rate) before the connection is closed as a flood.
+    flood_limit = 40
+    #: Seconds of silence from the client before the server pings, and then before it closes.
+    ping_after = 25.0
+    pong_timeout = 20.0
+
+    user: Any
+    table_id: int
+    version: int | None
+
+    # --- connection ----------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.version = None
+        self.tokens = float(self.burst)
+        self.stamp = time.monotonic()
+        self.refused = 0
+        self.heard = time.monotonic()
+        self.pinged: float | None = None
+        self.heartbeat: asyncio.Task[None] | None = None
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.refuse(CLOSE_LOGIN_REQUIRED, "login_required", "log in to play or watch a table")
+            return
+        group = live.group_name(self.table_id)
+        # Join the group before reading the table, so no event falls between the two.
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups.append(group)
+        try:
+            await self.sync(self.version_asked())
+        except Table.DoesNotExist:
+            await self.refuse(CLOSE_NO_TABLE, "no_table", "there is no such table")
+            return
+        self.heartbeat = asyncio.ensure_future(self.keep_alive())
+
+    def version_asked(self) -> int | None:
+        """``?v=N`` of the URL: the last version the client has, or None."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        value = (query.get("v") or [""])[0]
+        return int(value) if value.isdigit() and len(value) < 12 else None
+
+    async def disconnect(self, code: int) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+
+    async def refuse(self, code: int, error: str, message: str) -> None:
+        await self.send_json({"error": error, "message": message, "id": None})
+        await self.close(code=code)
+
+    async def keep_alive(self) -> None:
+        """Ping a client silent for ``ping_after`` seconds; close one still silent ``pong_timeout`` later."""
+        step = min(self.ping_after, self.pong_timeout) / 4
+        while True:
+            await asyncio.sleep(step)
+            now = time.monotonic()
+            if self.pinged is None:
+                if now - self.heard >= self.ping_after:
+                    self.pinged = now
+                    await self.send_json({"type": "ping"})
+            elif now - self.pinged >= self.pong_timeout:
+                await self.refuse(CLOSE_NO_PONG, "no_pong", "no answer to the server's ping")
+                return
+
+    # --- frames from the client --------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.version is None:
+            return  # refused at connect; the close is on its way
+        verdict = self.take_token()
+        if verdict != "ok":
+            if verdict == "warn":
+                await self.send_error("rate_limited", f"too many frames: at most {self.rate:g} a second")
+            elif verdict == "flood":
+                self.version = None  # ignore whatever else is queued
+                await self.refuse(CLOSE_FLOOD, "flood", "too many frames; closing")
+            return
+        self.heard, self.pinged = time.monotonic(), None
+        if text_data is None:
+            await self.send_error("bad_frame", "send text frames holding JSON objects")
+            return
+        if len(text_data) > self.max_frame_bytes or len(text_data.encode()) > self.max_frame_bytes:
+            await self.send_error("too_large", f"a frame may hold at most {self.max_frame_bytes} bytes")
+            return
+        try:
+            frame = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self.send_error("bad_json", "a frame must be JSON")
+            return
+        if not isinstance(frame, dict):
+            await self.send_error("bad_frame", "a frame must be a JSON object")
+            return
+        kind = frame.get("type")
+        try:
+            if kind == "ping":
+                await self.send_json({"type": "pong", "ms": live.server_ms()})
+            elif kind == "pong":
+                pass  # any frame shows the client is there
+            elif kind == "resync":
+                await self.resync(frame)
+            else:
+                await self.act(frame)
+        except Exception:  # a bug must cost the client one frame, never the connection
+            log.exception("table %s: frame %r failed", self.table_id, kind)
+            await self.send_error(
+                "server_error", "the server failed on this frame; nothing was changed", frame
+            )
+
+    def take_token(self) -> str:
+        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second: "ok";
+        "warn" for the first frame refused in a row, "drop" for the next ones, "flood" past
+        ``flood_limit`` of them."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused = 0
+            return "ok"
+        self.refused += 1
+        if self.refused > self.flood_limit:
+            return "flood"
+        return "warn" if self.refused == 1 else "drop"
+
+    async def resync(self, frame: dict[str, Any]) -> None:
+        after = frame.get("v")
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            await self.send_error("bad_version", "resync needs 'v': the last version you have (0 for none)")
+            return
+        await self.sync(after)
+
+    async def act(self, frame: dict[str, Any]) -> None:
+        try:
+            client_actions.check(frame)
+        except GameError as error:
+            await self.send_error(error.code, error.message, frame)
+            return
+        answer = await database_sync_to_async(client_actions.perform)(self.table_id, self.user, frame)
+        if "ack" in answer and self.version is not None and answer["v"] > self.version:
+            # Send the action's events first: with the ack, the client has everything up to it.
+            await self.sync(self.version)
+        await self.send_json(answer)
+
+    # --- frames to the client --------------------------------------------------------------------
+
+    async def table_events(self, message: dict[str, Any]) -> None:
+        """A write's events from the channel layer (see :func:`games.live.publish`)."""
+        events = message["events"]
+        if self.version is None or not events or events[-1]["v"] <= self.version:
+            return  # sent already (after our own action, or by an earlier catch-up)
+        await self.sync(self.version, events)
+
+    async def sync(self, after: int | None, carried: list[dict[str, Any]] | None = None) -> None:
+        version, frames = await database_sync_to_async(live.catch_up)(
+            self.table_id, self.user, after, carried or ()
+        )
+        for frame in frames:
+            await self.send_json(frame)
+        self.version = version
+
+    async def send_json(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: str, frame: dict[str, Any] | None = None) -> None:
+        client_id = frame.get("id") if frame is not None else None
+        await self.send_json(
+            {"error": code, "message": message, "id": client_id if isinstance(client_id, str) else None}
+        )

@@ -1,0 +1,50 @@
+"""Query counts on the hot path (zulip style): a move costs a fixed, small number of queries.
+
+A move is one transaction: lock and read the table row (SELECT ... FOR UPDATE, the template
+joined), insert its events (one bulk INSERT), save the table row (UPDATE). In these tests the
+transaction is a savepoint inside the test's own transaction, which adds SAVEPOINT and
+RELEASE SAVEPOINT; in production those two are the BEGIN and COMMIT around the same three
+statements. Seats are only touched when someone's seat or status changes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Table
+from games.views_state import events_for, table_view
+from tests.tables.support import Clock, hand_of, in_turn_order, scripted, seat_all, template
+
+pytestmark = pytest.mark.django_db
+
+MOVE_QUERIES = 5
+"""SAVEPOINT, SELECT ... FOR UPDATE, INSERT events, UPDATE table, RELEASE SAVEPOINT."""
+
+
+@pytest.fixture(autouse=True)
+def seeds(monkeypatch, settings):
+    return scripted(monkeypatch, settings)
+
+
+def test_it_applies_a_draw_and_a_discard_in_five_queries_each(alice, bob, django_assert_num_queries):
+    clock = Clock()
+    table = seat_all(template(seats=2), [alice, bob], clock)
+    first, _second = in_turn_order(table, [alice, bob])
+    with django_assert_num_queries(MOVE_QUERIES):
+        services.act(table.pk, first, {"type": "draw", "source": "closed"}, at=clock())
+    card = hand_of(table, first)[0]
+    with django_assert_num_queries(MOVE_QUERIES):
+        services.act(table.pk, first, {"type": "discard", "card": card}, at=clock())
+
+
+def test_it_reads_a_players_view_and_events_in_few_queries(alice, bob, django_assert_num_queries):
+    clock = Clock()
+    table = seat_all(template(seats=2), [alice, bob], clock)
+    table = Table.objects.select_related("template").get(pk=table.pk)
+    with django_assert_num_queries(1):  # the seats' names
+        view = table_view(table, alice)
+    assert view["version"] == table.version
+    with django_assert_num_queries(1):
+        events = events_for(table, alice, 0)
+    assert len(events) == table.version

@@ -1,0 +1,167 @@
+"""Real concurrency on PostgreSQL: threads with their own connections racing on the ledger."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import OperationalError, connection
+
+from tests.conftest import make_user
+from tests.wallet.support import _fast_password_hashing, fund, pool, wallet  # noqa: F401 (fixture)
+from wallet import operations as ops
+from wallet import sql
+from wallet.errors import WalletError
+from wallet.ledger import post, user_spec
+from wallet.models import Journal, JournalKind
+from wallet.reconcile import reconcile
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def race(count: int, work: Callable[[int], Any]) -> list[Any]:
+    """Run ``work(i)`` in ``count`` threads released together; return results or exceptions."""
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[index] = work(index)
+        except Exception as error:  # returned to the test, which asserts on it
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a thread hung (deadlock?)"
+    return results
+
+
+def test_of_many_players_racing_for_the_last_seat_exactly_one_is_charged():
+    seated = [make_user(f"seated{i}") for i in range(5)]
+    racers = [make_user(f"racer{i}") for i in range(8)]
+    for user in seated + racers:
+        fund(user, 2500)
+    for user in seated:
+        ops.charge_entry_fee(user, "pool:1", 2500, capacity=6)
+
+    results = race(len(racers), lambda i: ops.charge_entry_fee(racers[i], "pool:1", 2500, capacity=6))
+
+    charged = [r for r in results if isinstance(r, Journal)]
+    refused = [r for r in results if isinstance(r, WalletError)]
+    assert len(charged) == 1, results
+    assert [r.code for r in refused] == ["pool_full"] * 7
+    assert pool("pool:1") == 6 * 2500
+    assert sorted(wallet(user) for user in racers) == [0] + [2500] * 7
+    assert reconcile() == []
+
+
+def test_the_same_key_sent_at_once_makes_one_journal():
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10000)
+
+    results = race(
+        8,
+        lambda i: post(
+            "double-click", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)]
+        ),
+    )
+
+    assert all(isinstance(r, Journal) for r in results), results
+    assert len({r.pk for r in results}) == 1
+    assert sum(not r.replayed for r in results) == 1
+    assert Journal.objects.filter(key="double-click").count() == 1
+    assert (wallet(alice), wallet(bob)) == (7000, 3000)
+
+
+def test_the_same_entry_sent_at_once_charges_once():
+    alice = make_user("alice")
+    fund(alice, 10000)
+
+    results = race(6, lambda i: ops.charge_entry_fee(alice, "pool:1", 2500, capacity=6))
+
+    assert len({r.pk for r in results}) == 1, results
+    assert (wallet(alice), pool("pool:1")) == (7500, 2500)
+
+
+def test_transfers_in_opposite_directions_at_once_do_not_deadlock():
+    users = [make_user(name) for name in ("alice", "bob", "carol")]
+    for user in users:
+        fund(user, 100000)
+    rounds = 60
+
+    def shuffle_money(index: int) -> int:
+        # Even threads pay alice->bob->carol, odd threads carol->bob->alice: journals that
+        # touch the same three accounts in opposite orders at the same time.
+        a, b, c = users if index % 2 == 0 else users[::-1]
+        for n in range(rounds):
+            post(
+                f"t{index}-{n}",
+                JournalKind.ADJUSTMENT,
+                [(user_spec(a.pk), user_spec(b.pk), 100), (user_spec(b.pk), user_spec(c.pk), 50)],
+            )
+        return rounds
+
+    results = race(4, shuffle_money)
+
+    assert results == [rounds] * 4, results
+    assert sum(wallet(user) for user in users) == 300000
+    # Each round of an even and an odd thread: alice -100 +50, bob +50 +50, carol +50 -100.
+    assert [wallet(user) for user in users] == [100000 - 6000, 100000 + 12000, 100000 - 6000]
+    assert reconcile() == []
+
+
+def test_an_exception_after_the_writes_leaves_nothing(monkeypatch):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10000)
+    real_write = sql.write
+
+    def write_then_fail(*args: Any) -> int | None:
+        real_write(*args)
+        raise RuntimeError("crash between the write and the commit")
+
+    monkeypatch.setattr(sql, "write", write_then_fail)
+    with pytest.raises(RuntimeError):
+        post("doomed", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+    monkeypatch.undo()
+
+    assert not Journal.objects.filter(key="doomed").exists()
+    assert (wallet(alice), wallet(bob)) == (10000, 0)
+    assert reconcile() == []
+    post("doomed", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+    assert (wallet(alice), wallet(bob)) == (7000, 3000)
+
+
+def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10000)
+    real_write = sql.write
+    victims: set[int] = set()
+
+    def write_then_die(*args: Any) -> int | None:
+        written = real_write(*args)
+        if threading.get_ident() in victims:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        return written
+
+    monkeypatch.setattr(sql, "write", write_then_die)
+
+    def doomed(index: int) -> Journal:
+        victims.add(threading.get_ident())
+        return post("killed", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+
+    (result,) = race(1, doomed)
+    monkeypatch.undo()
+
+    assert isinstance(result, OperationalError), result
+    assert not Journal.objects.filter(key="killed").exists()
+    assert (wallet(alice), wallet(bob)) == (10000, 0)
+    assert reconcile() == []
