@@ -19,13 +19,24 @@ from wallet.models import Account, AccountKind, Currency
 
 def _balance(currency: str) -> Subquery:
     return Subquery(
-        Account.objects.filter(owner=OuterRef("pk"), kind=AccountKind.USER, currency=currency).values("balance")[:1]
+        Account.objects.filter(owner=OuterRef("pk"), kind=AccountKind.USER, currency=currency).values(
+            "balance"
+        )[:1]
     )
 
 
 @admin.register(User)
 class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[misc]
-    list_display = ("username", "display_name", "email", "inr_balance", "chips_balance", "is_staff", "is_bot", "date_joined")
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "inr_balance",
+        "chips_balance",
+        "is_staff",
+        "is_bot",
+        "date_joined",
+    )
     list_filter = ("is_staff", "is_bot", "is_active")
     readonly_fields = ("wallet_balances", "recent_games")
     fieldsets = (
@@ -36,9 +47,7 @@ class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[mi
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return (
-            super()
-            .get_queryset(request)
-            .annotate(inr=_balance(Currency.INR), chips=_balance(Currency.CHIPS))
+            super().get_queryset(request).annotate(inr=_balance(Currency.INR), chips=_balance(Currency.CHIPS))
         )
 
     @admin.display(description="INR", ordering="inr")

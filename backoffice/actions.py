@@ -109,7 +109,8 @@ def cancel_table(table_id: int, reason: str, by_user: Any) -> Table:
         if state.phase is not engine.Phase.WAITING:
             raise GameError(
                 "game_running" if state.phase is not engine.Phase.CANCELLED else "table_closed",
-                f"Table {table.pk} is {table.status}: only a table whose game has not started can be cancelled.",
+                f"Table {table.pk} is {table.status}: "
+                "only a table whose game has not started can be cancelled.",
             )
         currency = Currency(table.template.currency)
         open_seats = list(Seat.objects.filter(table=table, left_at__isnull=True))
@@ -122,7 +123,10 @@ def cancel_table(table_id: int, reason: str, by_user: Any) -> Table:
                 )
             else:
                 for seat in open_seats:
-                    if ledger.get_account(ledger.seat_spec(seat.seat_ref, seat.user_id, currency)) is not None:
+                    if (
+                        ledger.get_account(ledger.seat_spec(seat.seat_ref, seat.user_id, currency))
+                        is not None
+                    ):
                         released.append(ops.release_seat(seat.seat_ref, currency=currency).key)
         except WalletError as error:
             raise GameError.from_wallet(error) from None

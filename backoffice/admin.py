@@ -117,7 +117,9 @@ def reason_action(
             "action_checkbox_name": ACTION_CHECKBOX_NAME,
             "opts": modeladmin.model._meta,
         }
-        return TemplateResponse(request, "admin/backoffice/reason.html", context, status=400 if applying else 200)
+        return TemplateResponse(
+            request, "admin/backoffice/reason.html", context, status=400 if applying else 200
+        )
 
     action.__name__ = name
     return admin.action(description=description)(action)

@@ -53,7 +53,8 @@ def _frame(title: str, low: float, high: float, money: bool, labels: Sequence[st
 def _labels(labels: Sequence[str], x_of: list[float]) -> list[str]:
     step = max(1, len(labels) // 12)  # at most about 12 labels on the axis
     return [
-        f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="middle" font-size="11">{escape(label)}</text>'
+        f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="middle" font-size="11">'
+        f"{escape(label)}</text>"
         for index, (label, x) in enumerate(zip(labels, x_of, strict=True))
         if index % step == 0
     ]
@@ -116,7 +117,9 @@ def bars(title: str, labels: Sequence[str], series: Sequence[Series], *, money: 
                 f'height="{max(0.5, bottom - top):.1f}" fill="{PALETTE[index % len(PALETTE)]}">'
                 f"<title>{escape(label)} {escape(one.name)}: {escape(amount(value, money))}</title></rect>"
             )
-    parts.append(f'<line x1="{LEFT}" y1="{y_of(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y_of(0):.1f}" stroke="#666"/>')
+    parts.append(
+        f'<line x1="{LEFT}" y1="{y_of(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y_of(0):.1f}" stroke="#666"/>'
+    )
     parts += _labels(labels, x_of)
     parts += _legend(series)
     parts.append("</svg>")

@@ -22,10 +22,21 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
+from accounts.models import User
 from backoffice import charts
 from games.models import Deal, Seat, Table, TableEvent
 from wallet import reports as wallet_reports
-from wallet.models import Account, AccountKind, Currency, Deposit, Entry, Journal, JournalKind, Transfer, Withdrawal
+from wallet.models import (
+    Account,
+    AccountKind,
+    Currency,
+    Deposit,
+    Entry,
+    Journal,
+    JournalKind,
+    Transfer,
+    Withdrawal,
+)
 from wallet.reconcile import reconcile, summary
 
 MAX_DAYS = 366
@@ -269,7 +280,7 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
     rows = [{c.key: row[c.key] for c in PAYOUT_COLUMNS} for row in rows]
     by_kind = {
         kind: {
-            "kind": kind,
+            "kind": str(kind),
             "games": sum(1 for r in rows if r["kind"] == kind),
             "paid": sum(r["paid"] for r in rows if r["kind"] == kind),
             "rake": sum(r["rake"] for r in rows if r["kind"] == kind),
@@ -281,8 +292,14 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
         "Prize pools paid per day",
         [d.strftime("%d %b") for d in labels],
         [
-            charts.Series("to winners", [sum(r["paid"] for r in rows if r["day"] == d and r["kind"] == "prize") for d in labels]),
-            charts.Series("splits", [sum(r["paid"] for r in rows if r["day"] == d and r["kind"] == "split") for d in labels]),
+            charts.Series(
+                "to winners",
+                [sum(r["paid"] for r in rows if r["day"] == d and r["kind"] == "prize") for d in labels],
+            ),
+            charts.Series(
+                "splits",
+                [sum(r["paid"] for r in rows if r["day"] == d and r["kind"] == "split") for d in labels],
+            ),
             charts.Series("rake", [sum(r["rake"] for r in rows if r["day"] == d) for d in labels]),
         ],
         money=True,
@@ -440,8 +457,6 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
         for line in lines
     }
     tables = templates_of(table_of.values())
-    from accounts.models import User
-
     owners = dict(User.objects.filter(pk__in={line.owner_id for line in lines}).values_list("pk", "username"))
     rows = [
         {
@@ -492,10 +507,14 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
         breakdowns=[
             Breakdown(
                 "By kind, now",
-                [Column("kind", "Held in"), Column("accounts", "Accounts"), Column("balance", "Held", money=True)],
+                [
+                    Column("kind", "Held in"),
+                    Column("accounts", "Accounts"),
+                    Column("balance", "Held", money=True),
+                ],
                 [
                     {
-                        "kind": kind,
+                        "kind": str(kind),
                         "accounts": sum(1 for r in rows if r["kind"] == kind),
                         "balance": sum(r["balance"] for r in rows if r["kind"] == kind),
                     }
@@ -558,9 +577,9 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
         return counted
 
     opened = count_by_day(
-        Table.objects.filter(created_at__gte=low, created_at__lt=high, template__currency=currency).values_list(
-            "created_at", flat=True
-        )
+        Table.objects.filter(
+            created_at__gte=low, created_at__lt=high, template__currency=currency
+        ).values_list("created_at", flat=True)
     )
     started = count_by_day(
         Deal.objects.filter(

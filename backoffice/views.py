@@ -51,7 +51,9 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
             {"form": form, "title": REPORTS[slug][0], "slug": slug, "reports": REPORTS},
             status=400,
         )
-    result = REPORTS[slug][1](form.cleaned_data["start"], form.cleaned_data["end"], form.cleaned_data["currency"])
+    result = REPORTS[slug][1](
+        form.cleaned_data["start"], form.cleaned_data["end"], form.cleaned_data["currency"]
+    )
     if request.GET.get("format") == "csv":
         return csv_response(result)
     return render(

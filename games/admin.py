@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -19,7 +18,7 @@ from django.utils.html import format_html, format_html_join
 from backoffice import actions
 from backoffice.admin import AuditedMixin, ReadOnlyMixin, StaffViewMixin, is_staff, reason_action
 from backoffice.charts import amount
-from games.engine.shuffle import SeedError, seed_from_hex, verify
+from backoffice.deals import deal_events, shuffle_verdict
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate
 
 
@@ -28,7 +27,16 @@ class TableTemplateAdmin(AuditedMixin, StaffViewMixin, admin.ModelAdmin):  # typ
     """Staff may add and change templates (each change audited); a template is retired by
     unticking ``active``, never deleted (its tables refer to it)."""
 
-    list_display = ["name", "variant", "currency", "seats", "entry_fee", "point_value", "rake_percent", "active"]
+    list_display = [
+        "name",
+        "variant",
+        "currency",
+        "seats",
+        "entry_fee",
+        "point_value",
+        "rake_percent",
+        "active",
+    ]
     list_filter = ["variant", "currency", "active"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -122,7 +130,10 @@ class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
         return format_html_join(
             ", ",
             '<a href="{}">deal {}</a>',
-            ((reverse("admin:games_deal_change", args=[d.pk]), d.number) for d in obj.deals.order_by("number")),
+            (
+                (reverse("admin:games_deal_change", args=[d.pk]), d.number)
+                for d in obj.deals.order_by("number")
+            ),
         )
 
 
@@ -150,29 +161,6 @@ class DealHandInline(admin.TabularInline):  # type: ignore[type-arg]
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return is_staff(request)
-
-
-def shuffle_verdict(commitment: str, seed: str) -> str:
-    """"verified", "NOT verified" (the seed does not hash to the commitment) or "not revealed yet"."""
-    if not seed:
-        return "not revealed yet"
-    try:
-        return "verified" if verify(commitment, seed_from_hex(seed)) else "NOT verified"
-    except SeedError:
-        return "NOT verified"
-
-
-def deal_events(deal: Deal) -> list[TableEvent]:
-    """The table's events from this deal's start (``deal_number``) to its ``deal_over``."""
-    events = TableEvent.objects.filter(table_id=deal.table_id).order_by("version")
-    start = (
-        events.filter(type="deal_number", data__number=deal.number).values_list("version", flat=True).first()
-    )
-    if start is None:
-        return []
-    end = events.filter(version__gt=start, type="deal_over").values_list("version", flat=True).first()
-    window = Q(version__gte=start) if end is None else Q(version__gte=start, version__lte=end)
-    return list(events.filter(window).select_related("user"))
 
 
 @admin.register(Deal)

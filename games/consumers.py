@@ -109,12 +109,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.version is None:
             return  # refused at connect; the close is on its way
         verdict = self.take_token()
-        if verdict != "ok":
-            if verdict == "warn":
-                await self.send_error("rate_limited", f"too many frames: at most {self.rate:g} a second")
-            elif verdict == "flood":
-                self.version = None  # ignore whatever else is queued
-                await self.refuse(CLOSE_FLOOD, "flood", "too many frames; closing")
+        if verdict == "flood":
+            self.version = None  # ignore whatever else is queued
+            await self.refuse(CLOSE_FLOOD, "flood", "too many frames; closing")
+            return
+        if verdict == "refused":
+            # Every action gets one answer: this one was not applied and may be sent again.
+            await self.send_error(
+                "rate_limited", f"too many frames: at most {self.rate:g} a second", self.peek(text_data)
+            )
             return
         self.heard, self.pinged = time.monotonic(), None
         if text_data is None:
@@ -144,13 +147,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:  # a bug must cost the client one frame, never the connection
             log.exception("table %s: frame %r failed", self.table_id, kind)
             await self.send_error(
-                "server_error", "the server failed on this frame; nothing was changed", frame
+                "server_error",
+                "the server failed on this frame; send it again (same id) to learn what became of it",
+                frame,
             )
 
     def take_token(self) -> str:
-        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second: "ok";
-        "warn" for the first frame refused in a row, "drop" for the next ones, "flood" past
-        ``flood_limit`` of them."""
+        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second:
+        "ok", "refused", or "flood" past ``flood_limit`` frames refused in a row."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
@@ -159,9 +163,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.refused = 0
             return "ok"
         self.refused += 1
-        if self.refused > self.flood_limit:
-            return "flood"
-        return "warn" if self.refused == 1 else "drop"
+        return "flood" if self.refused > self.flood_limit else "refused"
+
+    def peek(self, text_data: str | None) -> dict[str, Any] | None:
+        """A refused frame, read only to answer it with its action id."""
+        if text_data is None or len(text_data) > self.max_frame_bytes:
+            return None
+        try:
+            frame = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return None
+        return frame if isinstance(frame, dict) else None
 
     async def resync(self, frame: dict[str, Any]) -> None:
         after = frame.get("v")

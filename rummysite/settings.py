@@ -185,7 +185,7 @@ REST_FRAMEWORK.update(
 )
 SPECTACULAR_SETTINGS = {
     "TITLE": "Rummy API",
-    "DESCRIPTION": "Lobby, tables, wallet and history for players; reports for staff. Money is integer paise.",
+    "DESCRIPTION": "Lobby, tables, wallet and history for players; staff reports. Money is integer paise.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/",

@@ -9,4 +9,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
+    path("backoffice/", include("backoffice.urls")),
+    path("api/", include("api.urls")),
 ]

@@ -28,7 +28,17 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("kind", "currency")
     search_fields = ("ref", "owner__username")
     readonly_fields = ("shown_balance", "recent_entries")
-    fields = ("ref", "kind", "currency", "owner", "shown_balance", "version", "allow_negative", "closed_at", "recent_entries")
+    fields = (
+        "ref",
+        "kind",
+        "currency",
+        "owner",
+        "shown_balance",
+        "version",
+        "allow_negative",
+        "closed_at",
+        "recent_entries",
+    )
 
     @admin.display(description="Balance", ordering="balance")
     def shown_balance(self, obj: Account) -> str:
@@ -38,7 +48,8 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     def recent_entries(self, obj: Account) -> str:
         entries = Entry.objects.filter(account=obj).select_related("journal").order_by("-version")[:50]
         return format_html(
-            "<table><tr><th>v</th><th>journal</th><th>kind</th><th>amount</th><th>balance after</th></tr>{}</table>",
+            "<table><tr><th>v</th><th>journal</th><th>kind</th><th>amount</th>"
+            "<th>balance after</th></tr>{}</table>",
             format_html_join(
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -81,7 +92,17 @@ class JournalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ("key",)
     date_hierarchy = "created_at"
     inlines = [TransferInline]
-    fields = ("key", "kind", "currency", "meta", "content_hash", "created_at", "created_by", "reverses", "reversed")
+    fields = (
+        "key",
+        "kind",
+        "currency",
+        "meta",
+        "content_hash",
+        "created_at",
+        "created_by",
+        "reverses",
+        "reversed",
+    )
     readonly_fields = fields
     actions = [
         reason_action(
@@ -107,7 +128,16 @@ class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(Deposit)
 class DepositAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "user", "shown_amount", "status", "provider", "provider_ref", "created_at", "decided_at")
+    list_display = (
+        "id",
+        "user",
+        "shown_amount",
+        "status",
+        "provider",
+        "provider_ref",
+        "created_at",
+        "decided_at",
+    )
     list_filter = ("status", "provider")
     search_fields = ("user__username", "provider_ref")
 
@@ -126,7 +156,16 @@ def _reject(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
 
 @admin.register(Withdrawal)
 class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "user", "shown_amount", "status", "decided_by", "reason", "created_at", "decided_at")
+    list_display = (
+        "id",
+        "user",
+        "shown_amount",
+        "status",
+        "decided_by",
+        "reason",
+        "created_at",
+        "decided_at",
+    )
     list_filter = ("status",)
     search_fields = ("user__username",)
     actions = [

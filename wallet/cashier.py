@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
+from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
     Leg,
@@ -110,9 +112,19 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
     amount = _check_limits(amount, "deposit", "WALLET_MIN_DEPOSIT", "WALLET_MAX_DEPOSIT")
     provider = provider or get_provider()
     reference = provider.start_deposit(uid, amount, Currency.INR)
-    return Deposit.objects.create(
-        user_id=uid, amount=amount, currency=Currency.INR, provider=provider.name, provider_ref=reference
-    )
+    values = {
+        "user_id": uid,
+        "amount": amount,
+        "currency": Currency.INR.value,
+        "provider": provider.name,
+        "provider_ref": reference,
+        "status": Deposit.Status.PENDING.value,
+        "journal_id": None,
+        "created_at": timezone.now(),
+        "decided_at": None,
+        "failure_reason": "",
+    }
+    return _insert(Deposit, values)
 
 
 def confirm_deposit(provider_ref: str) -> Deposit:
@@ -140,7 +152,7 @@ def confirm_deposit(provider_ref: str) -> Deposit:
         deposit.status = Deposit.Status.CONFIRMED
         deposit.journal = journal
         deposit.decided_at = timezone.now()
-        deposit.save(update_fields=["status", "journal", "decided_at"])
+        _update(deposit, ["status", "journal_id", "decided_at"])
         return deposit
 
 
@@ -155,15 +167,71 @@ def fail_deposit(provider_ref: str, reason: str = "") -> Deposit:
         deposit.status = Deposit.Status.FAILED
         deposit.failure_reason = reason[:200]
         deposit.decided_at = timezone.now()
-        deposit.save(update_fields=["status", "failure_reason", "decided_at"])
+        _update(deposit, ["status", "failure_reason", "decided_at"])
         return deposit
 
 
 def _locked_deposit(provider_ref: str) -> Deposit:
-    try:
-        return Deposit.objects.select_for_update().get(provider_ref=provider_ref)
-    except Deposit.DoesNotExist:
-        raise WalletError(Code.NOT_FOUND, f"No deposit has the reference {provider_ref!r}.") from None
+    deposit = _locked(Deposit, "provider_ref", provider_ref)
+    if deposit is None:
+        raise WalletError(Code.NOT_FOUND, f"No deposit has the reference {provider_ref!r}.")
+    return deposit
+
+
+# Deposits and withdrawals are read, locked and written with plain SQL through wallet.sql:
+# they sit on the same hot path as the postings (the ORM costs more than the statements).
+
+ModelT = TypeVar("ModelT", Deposit, Withdrawal)
+
+
+def _columns(model: type[models.Model]) -> list[str]:
+    return [field.attname for field in model._meta.concrete_fields]
+
+
+def _locked(model: type[ModelT], column: str, value: Any) -> ModelT | None:
+    """The row of ``model`` whose ``column`` is ``value``, locked (FOR UPDATE) for this transaction."""
+    columns = _columns(model)
+    for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    rows = sql.fetch(
+        f"SELECT {', '.join(columns)} FROM {model._meta.db_table} WHERE {column} = %s{for_update}",  # noqa: S608
+        [value],
+    )
+    if not rows:
+        return None
+    values = [_from_db(model, name, value) for name, value in zip(columns, rows[0], strict=True)]
+    return model.from_db(connection.alias, columns, values)
+
+
+def _from_db(model: type[models.Model], name: str, value: Any) -> Any:
+    if isinstance(value, str) and isinstance(model._meta.get_field(name), models.DateTimeField):
+        parsed = parse_datetime(value)  # SQLite keeps datetimes as naive UTC text
+        return parsed.replace(tzinfo=UTC) if parsed is not None and timezone.is_naive(parsed) else parsed
+    return value
+
+
+def _insert(model: type[ModelT], values: dict[str, Any]) -> ModelT:
+    columns = list(values)
+    params = [_to_db(value) for value in values.values()]
+    rows = sql.fetch(
+        f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) "  # noqa: S608 (field names, placeholders)
+        f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id",
+        params,
+    )
+    return model.from_db(connection.alias, ["id", *columns], [rows[0][0], *values.values()])
+
+
+def _update(instance: Deposit | Withdrawal, columns: list[str]) -> None:
+    assignments = ", ".join(f"{column} = %s" for column in columns)
+    sql.fetch(
+        f"UPDATE {instance._meta.db_table} SET {assignments} WHERE id = %s RETURNING id",  # noqa: S608
+        [*(_to_db(getattr(instance, column)) for column in columns), instance.pk],
+    )
+
+
+def _to_db(value: Any) -> Any:
+    if isinstance(value, datetime) and connection.vendor != "postgresql":
+        return connection.ops.adapt_datetimefield_value(value)
+    return value
 
 
 # --- withdrawals ----------------------------------------------------------------------------
@@ -193,9 +261,25 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
         )
         if journal.replayed:
             return Withdrawal.objects.get(request_key=request_key)
-        return Withdrawal.objects.create(
-            request_key=request_key, user_id=uid, amount=amount, currency=Currency.INR, hold_journal=journal
+        withdrawal = _insert(
+            Withdrawal,
+            {
+                "user_id": uid,
+                "amount": amount,
+                "currency": Currency.INR.value,
+                "status": Withdrawal.Status.REQUESTED.value,
+                "request_key": request_key,
+                "hold_journal_id": journal.pk,
+                "decision_journal_id": None,
+                "decided_by_id": None,
+                "decided_at": None,
+                "reason": "",
+                "provider_ref": "",
+                "created_at": timezone.now(),
+            },
         )
+        withdrawal.hold_journal = journal
+        return withdrawal
 
 
 def approve_withdrawal(
@@ -218,10 +302,9 @@ def _decide(
     if not getattr(by_user, "is_staff", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may approve or reject withdrawals.")
     with transaction.atomic():
-        try:
-            withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal_id)
-        except Withdrawal.DoesNotExist:
-            raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.") from None
+        withdrawal = _locked(Withdrawal, "id", withdrawal_id)
+        if withdrawal is None:
+            raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
         if withdrawal.status != Withdrawal.Status.REQUESTED:
             raise WalletError(Code.ALREADY_DECIDED, f"This withdrawal was already {withdrawal.status}.")
         uid = withdrawal.user_id
@@ -248,8 +331,9 @@ def _decide(
         withdrawal.decided_by = by_user
         withdrawal.decided_at = timezone.now()
         withdrawal.reason = reason[:200]
-        withdrawal.save(
-            update_fields=["status", "decision_journal", "decided_by", "decided_at", "reason", "provider_ref"]
+        _update(
+            withdrawal,
+            ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "provider_ref"],
         )
         return withdrawal
 

@@ -149,18 +149,9 @@ def lock(currency: Currency, specs: Iterable[AccountSpec]) -> Locks:
     locks = _select_for_update(currency, list(wanted))
     missing = [spec for ref, spec in wanted.items() if ref not in locks]
     if missing:
-        Account.objects.bulk_create(
-            [
-                Account(
-                    kind=spec.kind,
-                    currency=spec.currency,
-                    ref=spec.ref,
-                    owner_id=spec.owner_id,
-                    allow_negative=spec.allow_negative,
-                )
-                for spec in missing
-            ],
-            ignore_conflicts=True,
+        sql.create_accounts(
+            [(spec.kind, spec.currency, spec.ref, spec.owner_id, spec.allow_negative) for spec in missing],
+            timezone.now(),
         )
         locks = _select_for_update(currency, list(wanted))
     for ref, spec in wanted.items():

@@ -83,38 +83,40 @@ def _percent_meta(rake_percent: int | Decimal | Fraction) -> str:
 # --- pools ----------------------------------------------------------------------------------
 
 
+# The players of a pool: accounts that paid an entry fee into it and were not refunded
+# (a refund out of an open pool is a player who left before the start, see refund_entry).
+_PLAYERS = (
+    "SELECT t.debit_id FROM wallet_transfer t JOIN wallet_journal j ON j.id = t.journal_id "
+    "WHERE t.credit_id = %s AND j.kind = 'entry_fee' "
+    "EXCEPT "
+    "SELECT t.credit_id FROM wallet_transfer t JOIN wallet_journal j ON j.id = t.journal_id "
+    "WHERE t.debit_id = %s AND j.kind = 'refund'"
+)
+
+
 def pool_entrants(pool_ref: str, currency: Currency = Currency.INR) -> list[int]:
-    """Ids of the users who paid an entry fee into the pool, in the order they joined."""
-    spec = pool_spec(pool_ref, currency)
+    """Ids of the users playing in the pool (paid an entry fee, not refunded), in the order they joined."""
     rows = sql.fetch(
-        "SELECT d.owner_id FROM wallet_transfer t "
-        "JOIN wallet_account c ON c.id = t.credit_id JOIN wallet_account d ON d.id = t.debit_id "
-        "JOIN wallet_journal j ON j.id = t.journal_id "
-        "WHERE c.ref = %s AND c.currency = %s AND j.kind = %s ORDER BY t.id",
-        [spec.ref, currency, JournalKind.ENTRY_FEE],
+        "SELECT a.owner_id FROM wallet_account p "
+        "JOIN wallet_transfer t ON t.credit_id = p.id JOIN wallet_journal j ON j.id = t.journal_id "
+        "JOIN wallet_account a ON a.id = t.debit_id "
+        "WHERE p.ref = %s AND p.currency = %s AND j.kind = 'entry_fee' "
+        "AND NOT EXISTS (SELECT 1 FROM wallet_transfer r JOIN wallet_journal rj ON rj.id = r.journal_id "
+        "  WHERE r.debit_id = p.id AND r.credit_id = a.id AND rj.kind = 'refund') "
+        "ORDER BY t.id",
+        [pool_spec(pool_ref, currency).ref, currency],
     )
     return list(dict.fromkeys(row[0] for row in rows))
 
 
 def _entry_count(pool_id: int) -> int:
-    rows = sql.fetch(
-        "SELECT COUNT(*) FROM wallet_transfer t JOIN wallet_journal j ON j.id = t.journal_id "
-        "WHERE t.credit_id = %s AND j.kind = %s",
-        [pool_id, JournalKind.ENTRY_FEE],
-    )
+    rows = sql.fetch(f"SELECT COUNT(*) FROM ({_PLAYERS}) players", [pool_id, pool_id])  # noqa: S608
     return int(rows[0][0])
 
 
 def _entered(pool_id: int, account_ids: Sequence[int]) -> set[int]:
-    """Which of the accounts paid an entry fee into the pool."""
-    placeholders = ", ".join(["%s"] * len(account_ids))
-    rows = sql.fetch(
-        "SELECT DISTINCT t.debit_id FROM wallet_transfer t "  # noqa: S608 (only %s placeholders are formatted in)
-        "JOIN wallet_journal j ON j.id = t.journal_id "
-        f"WHERE t.credit_id = %s AND j.kind = %s AND t.debit_id IN ({placeholders})",
-        [pool_id, JournalKind.ENTRY_FEE, *account_ids],
-    )
-    return {row[0] for row in rows}
+    """Which of the accounts are players of the pool."""
+    return {row[0] for row in sql.fetch(_PLAYERS, [pool_id, pool_id])} & set(account_ids)
 
 
 def _has_entered(pool_id: int, user_account_id: int) -> bool:
@@ -282,6 +284,46 @@ def refund_pool(
         accounts=[pool, *payer_specs],
         meta={**(meta or {}), "pool": pool_ref, "reason": reason},
         plan=plan,
+    )
+
+
+def refund_entry(
+    user: User | int,
+    pool_ref: str,
+    *,
+    currency: Currency = Currency.INR,
+    reason: str = "left before the start",
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """Give a player who leaves a pool game before it starts all they paid into it (R-MONEY-4).
+
+    The seat is free again (``capacity`` no longer counts the player). Idempotent per (pool,
+    user): a player who left cannot pay into that pool again under the same entry key, so the
+    game must not seat them there again. Once the game runs, leaving forfeits the fee instead
+    (R-MONEY-5): the wallet has nothing to do then.
+    """
+    uid = _uid(user)
+    pool, wallet = pool_spec(pool_ref, currency), user_spec(uid, currency)
+
+    def plan(locks: Locks) -> Plan:
+        account = locks[pool.ref]
+        if account.closed:
+            raise _pool_closed_error(pool_ref)
+        if not _has_entered(account.id, locks[wallet.ref].id):
+            raise WalletError(Code.NOT_IN_POOL, f"The player is not in {pool_ref}.")
+        paid = _contributions(account.id).get(locks[wallet.ref].id)
+        if paid is None or paid[3] <= 0:  # pragma: no cover - a player has paid in
+            raise AssertionError(f"ledger bug: a player of {pool_ref} paid nothing in")
+        return Plan([Leg(pool.ref, wallet.ref, paid[3])])
+
+    return execute(
+        key=f"leave:{pool_ref}:{uid}",
+        kind=JournalKind.REFUND,
+        currency=currency,
+        accounts=[pool, wallet],
+        meta={**(meta or {}), "pool": pool_ref, "user": uid, "reason": reason},
+        plan=plan,
+        created_by_id=uid,
     )
 
 

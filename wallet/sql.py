@@ -132,6 +132,36 @@ def select_for_update(currency: str, refs: list[str]) -> list[tuple[Any, ...]]:
     )
 
 
+_CREATE_PG = (
+    "INSERT INTO wallet_account "
+    "(kind, currency, ref, owner_id, allow_negative, balance, version, created_at) "
+    "SELECT a.kind, a.currency, a.ref, a.owner_id, a.allow_negative, 0, 0, %s "
+    "FROM unnest(%s::text[], %s::text[], %s::text[], %s::bigint[], %s::boolean[]) "
+    "AS a(kind, currency, ref, owner_id, allow_negative) "
+    "ON CONFLICT (ref, currency) DO NOTHING RETURNING id"
+)
+
+
+def create_accounts(rows: Sequence[tuple[str, str, str, int | None, bool]], now: Any) -> None:
+    """Insert accounts (kind, currency, ref, owner id, allow negative) unless they exist."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.vendor == "postgresql":
+        owners = "{" + ",".join("NULL" if row[3] is None else str(int(row[3])) for row in rows) + "}"
+        flags = "{" + ",".join("t" if row[4] else "f" for row in rows) + "}"
+        columns = [texts(row[i] for row in rows) for i in range(3)]
+        _pg(conn, _CREATE_PG, [now, *columns, owners, flags])
+        return
+    values = ", ".join(["(%s, %s, %s, %s, %s, 0, 0, %s)"] * len(rows))
+    created_at = conn.ops.adapt_datetimefield_value(now)
+    with conn.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO wallet_account "  # noqa: S608 (only %s placeholders are formatted in)
+            "(kind, currency, ref, owner_id, allow_negative, balance, version, created_at) "
+            f"VALUES {values} ON CONFLICT (ref, currency) DO NOTHING",
+            [value for row in rows for value in (*row, created_at)],
+        )
+
+
 # --- writing --------------------------------------------------------------------------------
 
 _WRITE_PG = """
@@ -152,9 +182,10 @@ WITH j AS (
 ), e AS (
     INSERT INTO wallet_entry (account_id, journal_id, transfer_id, amount, balance_after, version)
     SELECT side.account, (SELECT id FROM j), numbered.id, side.amount, side.balance, side.version
-    FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[])
-        AS side(account, leg, amount, balance, version)
+    FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[]) WITH ORDINALITY
+        AS side(account, leg, amount, balance, version, n)
     JOIN numbered ON numbered.n = side.leg
+    ORDER BY side.n
 ), u AS (
     UPDATE wallet_account AS a
     SET balance = acc.balance, version = acc.version,

@@ -495,13 +495,17 @@ def test_it_answers_malformed_frames_with_errors_and_changes_nothing(people, mon
     run(body)
 
 
-def test_it_limits_the_rate_and_closes_a_flood(people):
+def test_it_limits_the_rate_and_closes_a_flood(people, monkeypatch):
+    monkeypatch.setattr(TableConsumer, "rate", 0.01)  # no token comes back during the test
     table = two_player_table(people)
 
     async def body():
         conn = await Conn.open(table.pk, people["alice"])
         await conn.next()
-        for _ in range(TableConsumer.burst + TableConsumer.flood_limit + 5):
+        for _ in range(TableConsumer.burst):
+            await conn.send({"type": "ping"})
+        await conn.send({"id": "too-fast", "type": "leave"})
+        for _ in range(TableConsumer.flood_limit + 5):
             await conn.send({"type": "ping"})
         frames = []
         while conn.close_code is None:
@@ -511,13 +515,16 @@ def test_it_limits_the_rate_and_closes_a_flood(people):
                 break
         assert conn.close_code == CLOSE_FLOOD
         pongs = [f for f in frames if f.get("type") == "pong"]
-        errors = [f["error"] for f in frames if "error" in f]
+        errors = [f for f in frames if "error" in f]
         assert len(pongs) >= TableConsumer.burst
-        assert errors[0] == "rate_limited"
-        assert errors[-1] == "flood"
+        assert errors[0]["error"] == "rate_limited"
+        assert errors[0]["id"] == "too-fast", "a refused action is answered by its id"
+        assert errors[-1]["error"] == "flood"
         await conn.close()
 
     run(body)
+    assert Table.objects.get(pk=table.pk).state["players"][0]["status"] != "left", "nothing applied"
+    assert not ActionReceipt.objects.filter(client_id="too-fast").exists(), "it may be sent again"
 
 
 def test_the_receipt_and_the_action_commit_together(people, monkeypatch):

@@ -130,6 +130,37 @@ def test_a_pool_that_never_started_refunds_every_fee_in_full__R_MONEY_4(alice, b
     assert reconcile() == []
 
 
+def test_a_player_who_leaves_before_the_start_gets_the_fee_back_and_frees_the_seat__R_MONEY_4(
+    alice, bob, carol
+):
+    join_all([alice, bob, carol], capacity=3)
+
+    leave = ops.refund_entry(carol, "pool:1")
+
+    assert (wallet(carol), pool("pool:1")) == (2500, 5000)
+    assert ops.refund_entry(carol, "pool:1").pk == leave.pk
+    assert ops.pool_entrants("pool:1") == [alice.pk, bob.pk]
+    dave = make_user("dave")
+    join_all([dave], capacity=3)  # the seat carol left is free again
+    with pytest.raises(WalletError) as refused:
+        ops.pay_winner("pool:1", carol, rake_percent=10)
+    assert refused.value.code == "not_in_pool"
+    ops.pay_winner("pool:1", dave, rake_percent=10)
+    assert (wallet(dave), wallet(carol)) == (6750, 2500)
+    assert reconcile() == []
+
+
+def test_leaving_a_settled_pool_refunds_nothing__R_MONEY_5(alice, bob):
+    join_all([alice, bob])
+    ops.pay_winner("pool:1", alice, rake_percent=10)
+
+    with pytest.raises(WalletError) as refused:
+        ops.refund_entry(bob, "pool:1")
+
+    assert refused.value.code == "account_closed"
+    assert wallet(bob) == 0
+
+
 def test_refunding_a_pool_nobody_joined_just_closes_it():
     refund = ops.refund_pool("pool:77")
 

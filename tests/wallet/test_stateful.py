@@ -163,6 +163,26 @@ class LedgerMachine(RuleBasedStateMachine):
             model.balance += model.fee
             model.paid_in[user.pk] += model.fee
 
+    @rule(who=st.integers(0, 3), which=st.integers(0, 3))
+    def leave(self, who: int, which: int) -> None:
+        user, ref = self.users[who], f"pool:{which}"
+        model = self.pools[ref]
+        key = f"leave:{ref}:{user.pk}"
+        replay = key in self.keys
+        _, code = self.attempt(key, "leave", lambda: ops.refund_entry(user, ref))
+        if replay:
+            assert code is None
+        elif model.closed:
+            self.expect_refusal(code, "account_closed")
+        elif user.pk not in model.entrants:
+            self.expect_refusal(code, "not_in_pool")
+        else:
+            assert code is None
+            paid = model.paid_in.pop(user.pk)
+            self.wallets[user.pk] += paid
+            model.balance -= paid
+            model.entrants.remove(user.pk)
+
     def _settling(self, known: str | None, fingerprint: str, code: str | None, model: PoolModel) -> bool:
         """Shared outcomes of a payout or a refund; True when the caller must apply a success.
 

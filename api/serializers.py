@@ -1,0 +1,313 @@
+"""What the API reads and writes. Money is always an integer number of paise (hundredths for chips)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from rest_framework import serializers
+
+from backoffice.reports import MAX_DAYS, REPORTS, default_range
+from wallet.models import Currency
+
+
+class PaiseField(serializers.IntegerField):
+    """An amount in paise: a JSON integer (or a string of digits from a form), never a float or bool."""
+
+    default_error_messages = {
+        "not_paise": "Amounts are whole paise: send an integer, e.g. 2500 for ₹25.00.",
+    }
+
+    def to_internal_value(self, data: Any) -> int:
+        if (
+            isinstance(data, bool)
+            or not isinstance(data, int | str)
+            or (isinstance(data, str) and not data.isdigit())
+        ):
+            self.fail("not_paise")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    error = serializers.CharField(help_text="A machine-readable code, e.g. insufficient_funds, not_found.")
+    message = serializers.CharField(help_text="What went wrong, in plain words.")
+    field_errors = serializers.DictField(
+        required=False,
+        help_text="Validation errors only: the messages per field.",
+        child=serializers.JSONField(),
+    )
+
+
+# --- auth -----------------------------------------------------------------------------------
+
+
+class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
+
+
+# --- lobby and tables -----------------------------------------------------------------------
+
+
+class OpenTableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    seats_taken = serializers.IntegerField()
+
+
+class LobbyTemplateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    variant = serializers.CharField()
+    currency = serializers.CharField()
+    seats = serializers.IntegerField()
+    entry_fee = serializers.IntegerField(help_text="Pool: the entry fee in paise.")
+    point_value = serializers.IntegerField(help_text="21-card: paise per point.")
+    rake_percent = serializers.IntegerField()
+    bots_allowed = serializers.BooleanField()
+    open_tables = OpenTableSerializer(many=True)
+
+
+class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    player = serializers.CharField(help_text="The player's user id, as a string.")
+    name = serializers.CharField()
+    status = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    drops_left = serializers.IntegerField(allow_null=True)
+    auto_drop = serializers.BooleanField()
+    rejoins = serializers.IntegerField()
+    held = serializers.IntegerField(allow_null=True, help_text="21-card: paise held on the seat.")
+
+
+class SplitOfferSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    players = serializers.ListField(child=serializers.CharField())
+    amounts = serializers.ListField(child=serializers.IntegerField())
+    accepted = serializers.ListField(child=serializers.CharField())
+
+
+class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The table as the requesting user may see it: their own hand only (a spectator sees none)."""
+
+    table = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    template = serializers.CharField()
+    variant = serializers.CharField()
+    phase = serializers.CharField()
+    waiting_for = serializers.CharField(allow_blank=True)
+    deadline_ms = serializers.IntegerField(allow_null=True)
+    now_ms = serializers.IntegerField()
+    deal_number = serializers.IntegerField()
+    players = TablePlayerSerializer(many=True)
+    prize_pool = serializers.IntegerField(allow_null=True)
+    rejoin_open = serializers.ListField(child=serializers.CharField())
+    split_offer = SplitOfferSerializer(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    payouts = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+    deal = serializers.JSONField(allow_null=True, help_text="The running deal as this user sees it.")
+    last_result = serializers.JSONField(required=False, help_text="The last deal's result, once it is over.")
+
+
+class TableEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    v = serializers.IntegerField()
+    type = serializers.CharField(required=False, help_text="Missing for an event meant for someone else.")
+    data = serializers.JSONField(required=False)
+
+
+# --- wallet ---------------------------------------------------------------------------------
+
+
+class BalanceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    currency = serializers.ChoiceField(choices=Currency.choices)
+    balance = serializers.IntegerField()
+    withdrawals_held = serializers.IntegerField(help_text="Requested withdrawals waiting for approval.")
+
+
+class WalletSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    balances = BalanceSerializer(many=True)
+
+
+class StatementLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    created_at = serializers.DateTimeField()
+    key = serializers.CharField()
+    kind = serializers.CharField()
+    amount = serializers.IntegerField(help_text="Signed paise: negative when money left the wallet.")
+    balance = serializers.IntegerField(help_text="The balance after this line.")
+    version = serializers.IntegerField()
+
+
+class StatementSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    currency = serializers.CharField()
+    balance = serializers.IntegerField()
+    lines = StatementLineSerializer(many=True)
+
+
+class StaffUserWalletSerializer(WalletSerializer):
+    statement = StatementLineSerializer(many=True)
+
+
+class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    currency = serializers.CharField()
+    status = serializers.CharField()
+    provider = serializers.CharField()
+    provider_ref = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
+class AmountSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    amount = PaiseField(min_value=1, help_text="Paise.")
+
+
+class WithdrawalRequestSerializer(AmountSerializer):
+    request_key = serializers.CharField(
+        required=False, max_length=100, help_text="Optional: a repeated key returns the first request."
+    )
+
+
+class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    user = serializers.IntegerField(source="user_id")
+    amount = serializers.IntegerField()
+    currency = serializers.CharField()
+    status = serializers.CharField()
+    reason = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
+class TopUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    journal = serializers.CharField()
+    balance = serializers.IntegerField(help_text="Chips balance after the top-up, in hundredths.")
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+class HistoryDealSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True, help_text="Your score in the deal, once over.")
+    outcome = serializers.CharField(allow_null=True)
+
+
+class HistoryGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField()
+    template = serializers.CharField()
+    variant = serializers.CharField()
+    currency = serializers.CharField()
+    status = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+    left_at = serializers.DateTimeField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    payouts = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+    deals = HistoryDealSerializer(many=True)
+
+
+class DealHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    outcome = serializers.CharField()
+    score = serializers.IntegerField()
+    net = serializers.IntegerField(allow_null=True)
+    hand = serializers.ListField(child=serializers.CharField())
+    grouping = serializers.JSONField(allow_null=True)
+
+
+class DealDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    commitment = serializers.CharField()
+    seed = serializers.CharField(allow_blank=True, help_text="Revealed once the deal is over.")
+    verified = serializers.BooleanField(allow_null=True, help_text="sha256(seed) == commitment; null before.")
+    winner = serializers.CharField(allow_null=True)
+    hands = DealHandSerializer(many=True)
+    events = TableEventSerializer(many=True)
+
+
+# --- staff ----------------------------------------------------------------------------------
+
+
+class ReasonSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(max_length=500, help_text="Why: it goes into the audit log.")
+
+
+class JournalTransferSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    debit = serializers.CharField()
+    credit = serializers.CharField()
+    amount = serializers.IntegerField()
+
+
+class JournalSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    key = serializers.CharField()
+    kind = serializers.CharField()
+    currency = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    meta = serializers.JSONField()
+    reverses = serializers.IntegerField(allow_null=True)
+    reversed_by = serializers.IntegerField(allow_null=True)
+    transfers = JournalTransferSerializer(many=True)
+
+
+class CancelledTableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+class ReportColumnSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    key = serializers.CharField()
+    label = serializers.CharField()
+    money = serializers.BooleanField()
+
+
+class ReportBreakdownSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    title = serializers.CharField()
+    rows = serializers.ListField(child=serializers.DictField(child=serializers.JSONField()))
+
+
+class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    report = serializers.ChoiceField(choices=list(REPORTS))
+    title = serializers.CharField()
+    start = serializers.DateField()
+    end = serializers.DateField()
+    currency = serializers.CharField()
+    columns = ReportColumnSerializer(many=True)
+    rows = serializers.ListField(
+        child=serializers.DictField(child=serializers.JSONField()),
+        help_text="One object per row, keyed by column.",
+    )
+    totals = serializers.DictField(child=serializers.JSONField())
+    breakdowns = ReportBreakdownSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField())
+    status = serializers.CharField(allow_blank=True, help_text='Reconciliation only: "ok" or "problems".')
+
+
+class ReportQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    start = serializers.DateField(required=False, help_text="Default: 29 days before the end.")
+    end = serializers.DateField(required=False, help_text="Default: today.")
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False, default=Currency.INR)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        start, end = default_range()
+        end = attrs.get("end") or end
+        start = attrs.get("start") or end - timedelta(days=29)
+        if start > end:
+            raise serializers.ValidationError("The start date must not be after the end date.")
+        if (end - start).days >= MAX_DAYS:
+            raise serializers.ValidationError(f"Choose at most {MAX_DAYS} days.")
+        return {**attrs, "start": start, "end": end}

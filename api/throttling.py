@@ -1,0 +1,17 @@
+"""Per-user (and, before log-in, per-address) rate limits: ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
+``user`` and ``anon``, read at each request (so a changed setting applies at once)."""
+
+from __future__ import annotations
+
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+
+class UserThrottle(UserRateThrottle):
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # type: ignore[no-any-return]
+
+
+class AnonThrottle(AnonRateThrottle):
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # type: ignore[no-any-return]

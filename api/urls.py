@@ -1,0 +1,36 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.permissions import AllowAny
+
+from api import docs, errors, staff, views
+
+app_name = "api"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(permission_classes=[AllowAny]), name="schema"),
+    path("docs/", docs.docs, name="docs"),
+    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("lobby/", views.LobbyView.as_view(), name="lobby"),
+    path("templates/<int:pk>/play/", views.PlayNowView.as_view(), name="play-now"),
+    path("tables/<int:pk>/", views.TableView.as_view(), name="table"),
+    path("tables/<int:pk>/events/", views.TableEventsView.as_view(), name="table-events"),
+    path("tables/<int:pk>/join/", views.JoinView.as_view(), name="join"),
+    path("tables/<int:pk>/leave/", views.LeaveView.as_view(), name="leave"),
+    path("wallet/", views.WalletView.as_view(), name="wallet"),
+    path("wallet/statement/", views.StatementView.as_view(), name="statement"),
+    path("wallet/deposits/", views.DepositsView.as_view(), name="deposits"),
+    path("wallet/deposits/<int:pk>/confirm/", views.SandboxConfirmView.as_view(), name="deposit-confirm"),
+    path("wallet/withdrawals/", views.WithdrawalsView.as_view(), name="withdrawals"),
+    path("wallet/chips/", views.ChipsTopUpView.as_view(), name="chips"),
+    path("history/", views.HistoryView.as_view(), name="history"),
+    path("history/deals/<int:pk>/", views.DealDetailView.as_view(), name="deal"),
+    path("staff/reports/<str:report>/", staff.ReportView.as_view(), name="report"),
+    path("staff/withdrawals/", staff.StaffWithdrawalsView.as_view(), name="staff-withdrawals"),
+    path("staff/withdrawals/<int:pk>/approve/", staff.ApproveWithdrawalView.as_view(), name="approve"),
+    path("staff/withdrawals/<int:pk>/reject/", staff.RejectWithdrawalView.as_view(), name="reject"),
+    path("staff/users/<int:pk>/wallet/", staff.StaffUserWalletView.as_view(), name="user-wallet"),
+    path("staff/journals/<int:pk>/", staff.JournalView.as_view(), name="journal"),
+    path("staff/journals/<int:pk>/reverse/", staff.ReverseJournalView.as_view(), name="reverse"),
+    path("staff/tables/<int:pk>/cancel/", staff.CancelTableView.as_view(), name="cancel-table"),
+    re_path(r"^(?P<path>.*)$", errors.not_found, name="not-found"),
+]

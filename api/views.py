@@ -1,0 +1,487 @@
+"""The player's API: lobby and tables, join and leave, the table view, wallet, history; token auth.
+
+Views only parse input and call the service layer (``games.services``, ``wallet.cashier``);
+refusals come back as JSON errors through ``api.errors.exception_handler``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed, NotFound, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import serializers as s
+from api.throttling import AnonThrottle, UserThrottle
+from backoffice.deals import deal_window, shuffle_verified
+from games import services
+from games.models import Deal, DealHand, Seat, Table, TableStatus, TableTemplate
+from games.views_state import events_for, table_view
+from wallet import cashier
+from wallet import reports as wallet_reports
+from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
+from wallet.models import Currency, Deposit, Withdrawal
+
+
+def errors(*codes: int) -> dict[int, Any]:
+    """The documented error responses of an endpoint (401 and 429 everywhere)."""
+    return dict.fromkeys((*codes, 401, 429), s.ErrorSerializer)
+
+
+class ApiView(APIView):
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserThrottle, AnonThrottle]
+
+
+# --- auth -----------------------------------------------------------------------------------
+
+
+class TokenView(ApiView):
+    """Trade a username and password for an API token; DELETE forgets the token."""
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        summary="Trade your username and password for an API token",
+        request=s.CredentialsSerializer,
+        responses={200: s.TokenSerializer, **errors(400)},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.CredentialsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=body.validated_data["username"],
+            password=body.validated_data["password"],
+        )
+        if user is None or not user.is_active:
+            raise AuthenticationFailed("The username or password is wrong.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+    @extend_schema(
+        operation_id="auth_token_delete",
+        summary="Forget your API token",
+        request=None,
+        responses={204: None, **errors()},
+        tags=["auth"],
+    )
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- lobby and tables -----------------------------------------------------------------------
+
+
+def _open_statuses(variant: str) -> list[str]:
+    statuses = [TableStatus.WAITING, TableStatus.STARTING]
+    if variant == "points21":
+        statuses.append(TableStatus.PLAYING)
+    return statuses
+
+
+def _seats_taken(table: Table) -> int:
+    return sum(1 for p in (table.state or {}).get("players", []) if p.get("status") in ("seated", "in"))
+
+
+class LobbyView(ApiView):
+    @extend_schema(
+        operation_id="lobby",
+        summary="The table templates on offer, with their open tables",
+        responses={200: s.LobbyTemplateSerializer(many=True), **errors()},
+        tags=["tables"],
+    )
+    def get(self, request: Request) -> Response:
+        templates = list(
+            TableTemplate.objects.filter(active=True).order_by(
+                "currency", "variant", "entry_fee", "point_value", "id"
+            )
+        )
+        open_filter = Q()
+        for template in templates:
+            open_filter |= Q(template=template, status__in=_open_statuses(template.variant))
+        tables: dict[int, list[Table]] = {}
+        if templates:
+            for table in Table.objects.filter(open_filter).order_by("id"):
+                tables.setdefault(table.template_id, []).append(table)
+        data = [
+            {
+                "id": t.pk,
+                "name": t.name,
+                "variant": t.variant,
+                "currency": t.currency,
+                "seats": t.seats,
+                "entry_fee": t.entry_fee,
+                "point_value": t.point_value,
+                "rake_percent": t.rake_percent,
+                "bots_allowed": t.bots_allowed,
+                "open_tables": [
+                    {"id": table.pk, "status": table.status, "seats_taken": _seats_taken(table)}
+                    for table in tables.get(t.pk, [])[:20]
+                ],
+            }
+            for t in templates
+        ]
+        return Response(s.LobbyTemplateSerializer(data, many=True).data)
+
+
+def _table_response(table: Table, user: Any, code: int = 200) -> Response:
+    table = Table.objects.select_related("template").get(pk=table.pk)
+    view = table_view(table, user)
+    view.setdefault("variant", table.template.variant)
+    return Response(s.TableViewSerializer(view).data, status=code)
+
+
+class PlayNowView(ApiView):
+    @extend_schema(
+        operation_id="table_play_now",
+        summary="Sit at a table of this template that is waiting for players, or open one",
+        request=None,
+        responses={200: s.TableViewSerializer, **errors(404, 409)},
+        tags=["tables"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        template = get_object_or_404(TableTemplate, pk=pk, active=True)
+        return _table_response(services.play_now(request.user, template), request.user)
+
+
+class TableView(ApiView):
+    @extend_schema(
+        operation_id="table_view",
+        summary="The table as you may see it: your own cards only",
+        responses={200: s.TableViewSerializer, **errors(404)},
+        tags=["tables"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return _table_response(get_object_or_404(Table, pk=pk), request.user)
+
+
+class TableEventsView(ApiView):
+    @extend_schema(
+        operation_id="table_events",
+        summary="The table's events after a version; another player's private event is only its version",
+        parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="The last version you have.")],
+        responses={200: s.TableEventSerializer(many=True), **errors(400, 404)},
+        tags=["tables"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        after = request.query_params.get("after", "0")
+        if not after.isdigit():
+            raise ValidationError({"after": ["A version: a whole number from 0."]})
+        return Response(s.TableEventSerializer(events_for(table, request.user, int(after)), many=True).data)
+
+
+class JoinView(ApiView):
+    @extend_schema(
+        operation_id="table_join",
+        summary="Sit at this table: a pool charges the entry fee, 21-card holds 200 points",
+        request=None,
+        responses={200: s.TableViewSerializer, **errors(404, 409)},
+        tags=["tables"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        return _table_response(services.join(table.pk, request.user), request.user)
+
+
+class LeaveView(ApiView):
+    @extend_schema(
+        operation_id="table_leave",
+        summary="Leave: refunded before the start, a forfeit after (R-MONEY-5)",
+        request=None,
+        responses={200: s.TableViewSerializer, **errors(404, 409)},
+        tags=["tables"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        return _table_response(services.leave(table.pk, request.user), request.user)
+
+
+# --- wallet ---------------------------------------------------------------------------------
+
+
+def wallet_of(user: Any) -> dict[str, Any]:
+    return {
+        "user": user.pk,
+        "username": user.username,
+        "balances": [
+            {
+                "currency": currency,
+                "balance": balance_of(user_spec(user.pk, currency)),
+                "withdrawals_held": balance_of(withdrawal_hold_spec(user.pk, currency)),
+            }
+            for currency in (Currency.INR, Currency.CHIPS)
+        ],
+    }
+
+
+def statement_of(user_id: int, currency: str, limit: int) -> list[dict[str, Any]]:
+    lines = wallet_reports.statement(user_id, Currency(currency))[-limit:]
+    return [
+        {
+            "created_at": line.created_at,
+            "key": line.key,
+            "kind": line.kind,
+            "amount": line.amount,
+            "balance": line.balance,
+            "version": line.version,
+        }
+        for line in lines
+    ]
+
+
+CURRENCY_PARAM = OpenApiParameter(
+    "currency", OpenApiTypes.STR, enum=list(Currency.values), description="Default INR."
+)
+LIMIT_PARAM = OpenApiParameter(
+    "limit", OpenApiTypes.INT, description="The most recent lines (default 200, at most 1000)."
+)
+
+
+def query_currency(request: Request) -> str:
+    currency = request.query_params.get("currency", Currency.INR)
+    if currency not in Currency.values:
+        raise ValidationError({"currency": [f"One of {', '.join(Currency.values)}."]})
+    return currency
+
+
+def query_limit(request: Request) -> int:
+    text = request.query_params.get("limit", "200")
+    if not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise ValidationError({"limit": ["A whole number from 1 to 1000."]})
+    return int(text)
+
+
+class WalletView(ApiView):
+    @extend_schema(
+        operation_id="wallet_balance",
+        summary="Your balances in paise (chips in hundredths)",
+        responses={200: s.WalletSerializer, **errors()},
+        tags=["wallet"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(s.WalletSerializer(wallet_of(request.user)).data)
+
+
+class StatementView(ApiView):
+    @extend_schema(
+        operation_id="wallet_statement",
+        summary="Every movement of your wallet with the running balance, oldest first",
+        parameters=[CURRENCY_PARAM, LIMIT_PARAM],
+        responses={200: s.StatementSerializer, **errors(400)},
+        tags=["wallet"],
+    )
+    def get(self, request: Request) -> Response:
+        currency = query_currency(request)
+        data = {
+            "currency": currency,
+            "balance": balance_of(user_spec(request.user.pk, Currency(currency))),
+            "lines": statement_of(request.user.pk, currency, query_limit(request)),
+        }
+        return Response(s.StatementSerializer(data).data)
+
+
+def _deposit(deposit: Deposit) -> dict[str, Any]:
+    return s.DepositSerializer(deposit).data  # type: ignore[no-any-return]
+
+
+class DepositsView(ApiView):
+    @extend_schema(
+        operation_id="deposit_list",
+        summary="Your last 50 deposits",
+        responses={200: s.DepositSerializer(many=True), **errors()},
+        tags=["wallet"],
+    )
+    def get(self, request: Request) -> Response:
+        deposits = Deposit.objects.filter(user=request.user).order_by("-id")[:50]
+        return Response(s.DepositSerializer(deposits, many=True).data)
+
+    @extend_schema(
+        operation_id="deposit_create",
+        summary="Start a deposit: pending until the payment provider confirms it",
+        request=s.AmountSerializer,
+        responses={201: s.DepositSerializer, **errors(400, 409)},
+        tags=["wallet"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.AmountSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        deposit = cashier.create_deposit(request.user, body.validated_data["amount"])
+        return Response(_deposit(deposit), status=status.HTTP_201_CREATED)
+
+
+class SandboxConfirmView(ApiView):
+    @extend_schema(
+        operation_id="deposit_confirm_sandbox",
+        summary="Sandbox only: play the provider and confirm your own pending deposit",
+        request=None,
+        responses={200: s.DepositSerializer, **errors(404, 409)},
+        tags=["wallet"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        deposit = get_object_or_404(Deposit, pk=pk, user=request.user, provider="sandbox")
+        return Response(_deposit(cashier.confirm_deposit(deposit.provider_ref)))
+
+
+class WithdrawalsView(ApiView):
+    @extend_schema(
+        operation_id="withdrawal_list",
+        summary="Your last 50 withdrawals",
+        responses={200: s.WithdrawalSerializer(many=True), **errors()},
+        tags=["wallet"],
+    )
+    def get(self, request: Request) -> Response:
+        withdrawals = Withdrawal.objects.filter(user=request.user).order_by("-id")[:50]
+        return Response(s.WithdrawalSerializer(withdrawals, many=True).data)
+
+    @extend_schema(
+        operation_id="withdrawal_create",
+        summary="Ask to withdraw: the amount is held until staff approve or reject it",
+        request=s.WithdrawalRequestSerializer,
+        responses={201: s.WithdrawalSerializer, **errors(400, 409)},
+        tags=["wallet"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.WithdrawalRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        withdrawal = cashier.request_withdrawal(
+            request.user, body.validated_data["amount"], request_key=body.validated_data.get("request_key")
+        )
+        return Response(s.WithdrawalSerializer(withdrawal).data, status=status.HTTP_201_CREATED)
+
+
+class ChipsTopUpView(ApiView):
+    @extend_schema(
+        operation_id="chips_topup",
+        summary="Top your practice chips up (once a day)",
+        request=None,
+        responses={200: s.TopUpSerializer, **errors(409)},
+        tags=["wallet"],
+    )
+    def post(self, request: Request) -> Response:
+        journal = cashier.topup_chips(request.user)
+        balance = balance_of(user_spec(request.user.pk, Currency.CHIPS))
+        return Response(s.TopUpSerializer({"journal": journal.key, "balance": balance}).data)
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+class HistoryView(ApiView):
+    @extend_schema(
+        operation_id="history_list",
+        summary="Your last 50 tables, with your deals and scores",
+        responses={200: s.HistoryGameSerializer(many=True), **errors()},
+        tags=["history"],
+    )
+    def get(self, request: Request) -> Response:
+        name = str(request.user.pk)
+        seats = list(
+            Seat.objects.filter(user=request.user).select_related("table__template").order_by("-joined_at")
+        )
+        games: dict[int, dict[str, Any]] = {}
+        for seat in seats:
+            if seat.table_id in games or len(games) >= 50:
+                continue
+            state = seat.table.state or {}
+            games[seat.table_id] = {
+                "table": seat.table_id,
+                "template": seat.table.template.name,
+                "variant": seat.table.template.variant,
+                "currency": seat.table.template.currency,
+                "status": seat.table.status,
+                "joined_at": seat.joined_at,
+                "left_at": seat.left_at,
+                "winner": state.get("winner"),
+                "payouts": state.get("payouts", []),
+                "deals": [],
+            }
+        mine = {
+            hand.deal_id: hand
+            for hand in DealHand.objects.filter(user=request.user, deal__table_id__in=list(games))
+        }
+        for deal in Deal.objects.filter(table_id__in=list(games)).order_by("table_id", "number"):
+            if name not in (deal.players or []):
+                continue
+            hand = mine.get(deal.pk)
+            games[deal.table_id]["deals"].append(
+                {
+                    "id": deal.pk,
+                    "number": deal.number,
+                    "started_at": deal.started_at,
+                    "finished_at": deal.finished_at,
+                    "score": None if hand is None else hand.score,
+                    "outcome": None if hand is None else hand.outcome,
+                }
+            )
+        return Response(s.HistoryGameSerializer(list(games.values()), many=True).data)
+
+
+class DealDetailView(ApiView):
+    @extend_schema(
+        operation_id="history_deal",
+        summary="One of your deals: every hand once it is over, the seed and its verification, the replay",
+        responses={200: s.DealDetailSerializer, **errors(404)},
+        tags=["history"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        deal = get_object_or_404(Deal.objects.select_related("table"), pk=pk)
+        if str(request.user.pk) not in (deal.players or []):
+            raise NotFound("You did not play in this deal.")
+        hands = (
+            [
+                {
+                    "player": hand.user_id,
+                    "name": hand.user.username,
+                    "outcome": hand.outcome,
+                    "score": hand.score,
+                    "net": hand.net,
+                    "hand": hand.hand,
+                    "grouping": hand.grouping,
+                }
+                for hand in DealHand.objects.filter(deal=deal).select_related("user").order_by("id")
+            ]
+            if deal.seed
+            else []
+        )
+        events: list[dict[str, Any]] = []
+        window = deal_window(deal)
+        if window is not None:
+            start, end = window
+            events = [
+                event
+                for event in events_for(deal.table, request.user, start - 1)
+                if end is None or event["v"] <= end
+            ]
+        data = {
+            "id": deal.pk,
+            "table": deal.table_id,
+            "number": deal.number,
+            "started_at": deal.started_at,
+            "finished_at": deal.finished_at,
+            "commitment": deal.commitment,
+            "seed": deal.seed,
+            "verified": shuffle_verified(deal.commitment, deal.seed),
+            "winner": (deal.result or {}).get("winner") if deal.seed else None,
+            "hands": hands,
+            "events": events,
+        }
+        return Response(s.DealDetailSerializer(data).data)

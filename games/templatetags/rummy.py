@@ -1,0 +1,29 @@
+"""Cards for people: ``{{ "7H"|card }}`` is "7♥" in red, with an accessible name."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+register = template.Library()
+
+SUITS = {"H": ("♥", "red", "hearts"), "D": ("♦", "red", "diamonds"), "S": ("♠", "dark", "spades"), "C": ("♣", "dark", "clubs")}
+RANKS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
+
+
+def card_text(code: str) -> str:
+    if code == "PJ":
+        return "🃏"
+    rank, suit = code[:-1], code[-1]
+    return RANKS.get(rank, rank) + SUITS.get(suit, (suit,))[0]
+
+
+@register.filter
+def card(code: str) -> str:
+    code = str(code)
+    if code == "PJ":
+        return format_html('<span class="c joker" aria-label="printed joker">🃏</span>')
+    suit = SUITS.get(code[-1])
+    if suit is None:
+        return code
+    return format_html('<span class="c {}">{}</span>', suit[1], card_text(code))

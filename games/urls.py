@@ -1,0 +1,14 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("play/<int:template_id>/", views.play_now, name="play_now"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/arrange/", views.arrange, name="arrange"),
+    path("history/", views.history, name="history"),
+    path("history/deals/<int:deal_id>/", views.deal_detail, name="deal"),
+]
