@@ -24,10 +24,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_tables
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application
 
 test: $(VENV)/.dev
+	@scripts/ensure-chromium || echo "Chromium could not be installed: the browser tests will skip (or fail in CI)"
 	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev

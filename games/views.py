@@ -3,6 +3,7 @@ auto-arrange call, and the history of past games and deals with their verifiable
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from typing import Any
 
@@ -67,7 +68,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _render_lobby(
     request: HttpRequest, error: GameError | None = None, error_for: int | None = None
 ) -> HttpResponse:
-    templates = list(TableTemplate.objects.filter(active=True).order_by("variant", "entry_fee", "point_value"))
+    templates = list(
+        TableTemplate.objects.filter(active=True).order_by("variant", "entry_fee", "point_value")
+    )
     variants: dict[str, list[TableTemplate]] = {}
     for template in templates:
         if template.currency == "INR":
@@ -109,10 +112,8 @@ def bot_users(count: int, exclude: set[int]) -> list[Any]:
             bot.save()
         if bot.pk in exclude or not bot.is_bot:
             continue
-        try:
+        with contextlib.suppress(WalletError):  # already topped up today, or full
             topup_chips(bot)
-        except WalletError:
-            pass  # already topped up today or full
         bots.append(bot)
         if len(bots) == count:
             break
@@ -193,9 +194,7 @@ def deal_detail(request: HttpRequest, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("table__template"), pk=deal_id)
     if not DealHand.objects.filter(deal=deal, user=request.user).exists():
         raise Http404("not one of your deals")
-    names = dict(
-        Seat.objects.filter(table=deal.table).values_list("user_id", "user__username").distinct()
-    )
+    names = dict(Seat.objects.filter(table=deal.table).values_list("user_id", "user__username").distinct())
     result = deal.result or {}
     players = []
     for row in result.get("players", []):

@@ -11,4 +11,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("backoffice/", include("backoffice.urls")),
     path("api/", include("api.urls")),
+    path("games/", include("games.urls")),
+    path("wallet/", include("wallet.urls")),
 ]

@@ -217,7 +217,10 @@ def _insert(model: type[ModelT], values: dict[str, Any]) -> ModelT:
         f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id",
         params,
     )
-    return model.from_db(connection.alias, ["id", *columns], [rows[0][0], *values.values()])
+    instance = model(id=rows[0][0], **values)
+    instance._state.adding = False
+    instance._state.db = connection.alias
+    return instance
 
 
 def _update(instance: Deposit | Withdrawal, columns: list[str]) -> None:

@@ -261,9 +261,10 @@ def execute(
     # accounts was written, so an enclosing transaction stays usable; any other error marks
     # the enclosing transaction for rollback, as it must.
     refusal: WalletError | None = None
+    journal_id: int | None = None
     with transaction.atomic(savepoint=False):
-        locks = lock(currency, accounts)
         try:
+            locks = lock(currency, accounts)
             legs, entries, updates = _apply(plan(locks), locks)
         except WalletError as error:
             existing, refusal = _existing(key, digest)

@@ -28,7 +28,6 @@ from wallet.ledger import (
     Plan,
     check_amount,
     execute,
-    get_account,
     house_spec,
     pool_spec,
     seat_spec,
@@ -253,13 +252,16 @@ def refund_pool(
     Idempotent per pool. A pool nobody paid into is closed with an empty journal.
     """
     pool = pool_spec(pool_ref, currency)
-    existing = get_account(pool)
-    payer_specs: list[AccountSpec] = []
-    if existing is not None:
-        payer_specs = [
-            AccountSpec(AccountKind(kind), currency, ref, owner_id)
-            for kind, ref, owner_id, _ in _contributions(existing.id).values()
-        ]
+    # Who paid in, read before locking so they can be locked with the pool in one go; the
+    # plan checks the list again under the locks.
+    pool_id = sql.fetch(
+        "SELECT id FROM wallet_account WHERE ref = %s AND currency = %s", [pool.ref, currency]
+    )
+    payer_specs = [
+        AccountSpec(AccountKind(kind), currency, ref, owner_id)
+        for row in pool_id
+        for kind, ref, owner_id, _ in _contributions(row[0]).values()
+    ]
 
     def plan(locks: Locks) -> Plan:
         account = locks[pool.ref]
@@ -433,13 +435,12 @@ def pay_split_by_drops(
         raise WalletError(Code.BAD_REQUEST, "Give one drops-remaining number per player.")
     if len(set(uids)) != len(uids):
         raise WalletError(Code.BAD_REQUEST, "A player appears twice in the split.")
-    for drops in drops_left:
-        if isinstance(drops, bool) or not isinstance(drops, int) or drops < 0:
+    for left in drops_left:
+        if isinstance(left, bool) or not isinstance(left, int) or left < 0:
             raise WalletError(
-                Code.BAD_REQUEST, f"Drops remaining must be whole numbers from 0 up, not {drops!r}."
+                Code.BAD_REQUEST, f"Drops remaining must be whole numbers from 0 up, not {left!r}."
             )
-    drops = list(drops_left)
-    by_drops = {"entry_fee": entry_fee, "drops_left": drops}
+    by_drops = {"entry_fee": entry_fee, "drops_left": list(drops_left)}
     return _split(pool_ref, [(uid, 0) for uid in uids], by_drops, rake_percent, currency, variant, meta, key)
 
 
@@ -567,10 +568,14 @@ def release_seat(
     seat_ref: str, *, currency: Currency = Currency.INR, meta: Mapping[str, Any] | None = None
 ) -> Journal:
     """Give the whole seat balance back to its player's wallet and close the seat (R-21-8)."""
-    account = get_account(seat_spec(seat_ref, 0, currency))
-    if account is None or account.owner_id is None:
+    rows = sql.fetch(
+        "SELECT owner_id FROM wallet_account WHERE ref = %s AND currency = %s AND kind = 'seat'",
+        [seat_spec(seat_ref, 0, currency).ref, currency],
+    )
+    if not rows or rows[0][0] is None:
         raise WalletError(Code.NOT_FOUND, f"No money was ever held for {seat_ref}.")
-    seat, wallet = seat_spec(seat_ref, account.owner_id, currency), user_spec(account.owner_id, currency)
+    owner_id = int(rows[0][0])
+    seat, wallet = seat_spec(seat_ref, owner_id, currency), user_spec(owner_id, currency)
 
     def plan(locks: Locks) -> Plan:
         held = locks[seat.ref]
@@ -584,9 +589,9 @@ def release_seat(
         kind=JournalKind.SEAT_RELEASE,
         currency=currency,
         accounts=[seat, wallet],
-        meta={**(meta or {}), "seat": seat_ref, "user": account.owner_id},
+        meta={**(meta or {}), "seat": seat_ref, "user": owner_id},
         plan=plan,
-        created_by_id=account.owner_id,
+        created_by_id=owner_id,
     )
 
 
@@ -649,18 +654,19 @@ def settle_deal(
         for ref in seats:
             if locks[ref].closed:
                 raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {ref} was already released.")
-        losers = [[ref, -net[ref]] for ref in seats if net[ref] < 0]
-        winners = [[ref, net[ref]] for ref in seats if net[ref] > 0]
+        owed = {ref: -net[ref] for ref in seats if net[ref] < 0}  # what each losing seat pays
+        due = {ref: net[ref] for ref in seats if net[ref] > 0}  # what each winning seat gets
         legs: list[Leg] = []
-        w = 0
-        for loser in losers:
-            while loser[1] > 0:
-                amount = min(loser[1], winners[w][1])
-                legs.append(Leg(str(loser[0]), str(winners[w][0]), int(amount)))
-                loser[1] -= amount
-                winners[w][1] -= amount
-                if winners[w][1] == 0:
-                    w += 1
+        winners = iter(list(due))
+        winner = next(winners, None)
+        for loser in owed:
+            while owed[loser] > 0 and winner is not None:
+                amount = min(owed[loser], due[winner])
+                legs.append(Leg(loser, winner, amount))
+                owed[loser] -= amount
+                due[winner] -= amount
+                if due[winner] == 0:
+                    winner = next(winners, None)
         for ref in seats:
             rake = rake_for(net[ref], rake_percent) if net[ref] > 0 else 0
             if rake:

@@ -148,7 +148,7 @@ def create_accounts(rows: Sequence[tuple[str, str, str, int | None, bool]], now:
     if conn.vendor == "postgresql":
         owners = "{" + ",".join("NULL" if row[3] is None else str(int(row[3])) for row in rows) + "}"
         flags = "{" + ",".join("t" if row[4] else "f" for row in rows) + "}"
-        columns = [texts(row[i] for row in rows) for i in range(3)]
+        columns = [texts(str(row[i]) for row in rows) for i in range(3)]
         _pg(conn, _CREATE_PG, [now, *columns, owners, flags])
         return
     values = ", ".join(["(%s, %s, %s, %s, %s, 0, 0, %s)"] * len(rows))

@@ -14,6 +14,7 @@ original journal, a journal nobody asked for, or a difference found by the audit
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import random
 import time
@@ -324,6 +325,7 @@ def run(workers: int, total_ops: int, seed: int = 0, log: Callable[[str], None] 
         context = multiprocessing.get_context("fork")
         start, out = context.Barrier(workers + 1), context.Queue()
         connections.close_all()
+        gc.freeze()  # the workers share the parent's objects without copying their pages
         processes = [
             context.Process(target=_work, args=(setup, i, per_worker[i], seed, start, out))
             for i in range(workers)

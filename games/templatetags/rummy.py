@@ -7,13 +7,18 @@ from django.utils.html import format_html
 
 register = template.Library()
 
-SUITS = {"H": ("♥", "red", "hearts"), "D": ("♦", "red", "diamonds"), "S": ("♠", "dark", "spades"), "C": ("♣", "dark", "clubs")}
+SUITS = {
+    "H": ("♥", "red", "hearts"),
+    "D": ("♦", "red", "diamonds"),
+    "S": ("♠", "dark", "spades"),
+    "C": ("♣", "dark", "clubs"),
+}
 RANKS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
 
 
 def card_text(code: str) -> str:
     if code == "PJ":
-        return "🃏"
+        return "JKR"
     rank, suit = code[:-1], code[-1]
     return RANKS.get(rank, rank) + SUITS.get(suit, (suit,))[0]
 
@@ -22,8 +27,24 @@ def card_text(code: str) -> str:
 def card(code: str) -> str:
     code = str(code)
     if code == "PJ":
-        return format_html('<span class="c joker" aria-label="printed joker">🃏</span>')
+        return format_html('<span class="c joker" aria-label="printed joker">JKR</span>')
     suit = SUITS.get(code[-1])
     if suit is None:
         return code
     return format_html('<span class="c {}">{}</span>', suit[1], card_text(code))
+
+
+@register.filter
+def rupees(paise: int) -> str:
+    """Paise as rupees: 250050 -> "₹2,500.50"."""
+    value = int(paise or 0)
+    whole, rest = divmod(abs(value), 100)
+    return f"{'-' if value < 0 else ''}₹{whole:,}.{rest:02d}"
+
+
+@register.filter
+def chips(hundredths: int) -> str:
+    """Practice chips are kept in hundredths: 1000000 -> "10,000 chips"."""
+    value = int(hundredths or 0)
+    whole, rest = divmod(abs(value), 100)
+    return f"{'-' if value < 0 else ''}{whole:,}{f'.{rest:02d}' if rest else ''} chips"

@@ -105,6 +105,18 @@ def test_amounts_are_whole_positive_paise__R_MONEY_1(alice, bob, amount):
     assert not Journal.objects.exists()
 
 
+def test_any_characters_may_follow_the_prefix_of_a_ref(alice):
+    ref = 'pool:a"b\\c,{d} NULL'
+    fund(alice, 5000)
+
+    ops.charge_entry_fee(alice, ref, 2500)
+    ops.refund_pool(ref)
+
+    assert Account.objects.get(ref=ref).closed_at is not None
+    assert wallet(alice) == 5000
+    assert reconcile() == []
+
+
 def test_a_journal_is_in_one_currency(alice):
     with pytest.raises(WalletError, match="one currency"):
         post(

@@ -8,6 +8,8 @@ SQLite drops a table's triggers when Django rebuilds the table (some AlterField
 migrations): a later migration that alters one of these tables must run this SQL again.
 """
 
+from typing import Any
+
 from django.db import migrations
 
 TABLES = ("wallet_journal", "wallet_transfer", "wallet_entry")
@@ -50,19 +52,19 @@ SQL = {
 }
 
 
-def _run(schema_editor, statements):
+def _run(schema_editor: Any, statements: list[str]) -> None:
     for statement in statements:
         schema_editor.execute(statement, params=None)
 
 
-def forward(apps, schema_editor):
+def forward(apps: Any, schema_editor: Any) -> None:
     vendor = schema_editor.connection.vendor
     if vendor not in SQL:
         raise RuntimeError(f"wallet: no append-only triggers written for {vendor}")
     _run(schema_editor, SQL[vendor][0])
 
 
-def backward(apps, schema_editor):
+def backward(apps: Any, schema_editor: Any) -> None:
     vendor = schema_editor.connection.vendor
     if vendor in SQL:
         _run(schema_editor, SQL[vendor][1])

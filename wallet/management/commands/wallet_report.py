@@ -24,6 +24,7 @@ class Command(BaseCommand):
         currency = Currency(options["currency"])
         name = options["report"]
         rows: list[Any]
+        row_type: type[Any]
         if name == "statement":
             if not options["user"]:
                 raise CommandError("the statement needs --user USERNAME")

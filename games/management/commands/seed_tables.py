@@ -1,0 +1,77 @@
+"""Offer the demo table templates once: pool 101/201/61 and 21-card for rupees, and practice
+(chips) tables whose empty seats fill with bots. Safe to run again: templates are matched by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from games.models import TableTemplate
+
+TEMPLATES: list[dict[str, Any]] = [
+    {
+        "name": "101 pool, 6 seats, ₹25",
+        "variant": "pool101",
+        "currency": "INR",
+        "seats": 6,
+        "entry_fee": 2500,
+    },
+    {
+        "name": "101 pool, 2 seats, ₹100",
+        "variant": "pool101",
+        "currency": "INR",
+        "seats": 2,
+        "entry_fee": 10000,
+    },
+    {
+        "name": "201 pool, 6 seats, ₹50",
+        "variant": "pool201",
+        "currency": "INR",
+        "seats": 6,
+        "entry_fee": 5000,
+    },
+    {"name": "61 pool, 3 seats, ₹10", "variant": "pool61", "currency": "INR", "seats": 3, "entry_fee": 1000},
+    {
+        "name": "21-card, ₹0.50 a point",
+        "variant": "points21",
+        "currency": "INR",
+        "seats": 6,
+        "point_value": 50,
+    },
+    {
+        "name": "Practice 61 pool vs a bot",
+        "variant": "pool61",
+        "currency": "CHIPS",
+        "seats": 2,
+        "entry_fee": 1000,
+        "bots_allowed": True,
+    },
+    {
+        "name": "Practice 101 pool vs 2 bots",
+        "variant": "pool101",
+        "currency": "CHIPS",
+        "seats": 3,
+        "entry_fee": 1000,
+        "bots_allowed": True,
+    },
+    {
+        "name": "Practice 21-card vs 2 bots",
+        "variant": "points21",
+        "currency": "CHIPS",
+        "seats": 3,
+        "point_value": 10,
+        "bots_allowed": True,
+    },
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo table templates (once)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        made = 0
+        for fields in TEMPLATES:
+            _, created = TableTemplate.objects.get_or_create(name=fields["name"], defaults=fields)
+            made += created
+        self.stdout.write(f"table templates: {made} created, {len(TEMPLATES) - made} already there")

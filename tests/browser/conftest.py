@@ -1,0 +1,153 @@
+"""Browser tests: Debian's Chromium through Playwright, against the site served by daphne in a
+subprocess (its own SQLite file, embedded timers). Without Chromium or Playwright they skip,
+and fail when ``REQUIRE_SERVICES=1`` (CI: ``scripts/ensure-chromium`` installs Chromium)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _missing() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"needs Chromium at {CHROMIUM} (run scripts/ensure-chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "needs Playwright for Python (pip install -r requirements-dev.txt)"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("browser") is None:
+        return
+    reason = _missing()
+    if reason is None:
+        return
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{reason} (REQUIRE_SERVICES=1: browser tests are mandatory here)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _env(db: Path, **extra: str) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "GAME_TIMERS")
+    }
+    env.update(
+        DEBUG="1",
+        SQLITE_PATH=str(db),
+        GAME_TIMERS="embedded",
+        DJANGO_SETTINGS_MODULE="rummysite.settings",
+        **extra,
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file with the players and templates, copied for each site."""
+    if _missing():
+        pytest.skip(_missing() or "")
+    db = tmp_path_factory.mktemp("browser-db") / "template.sqlite3"
+    subprocess.run(
+        [sys.executable, "-m", "tests.browser.site", "setup"],
+        cwd=ROOT,
+        env=_env(db),
+        check=True,
+        timeout=120,
+    )
+    return db
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Site:
+    def __init__(self, url: str, db: Path) -> None:
+        self.url = url
+        self.db = db
+
+    def check(self, table_id: int) -> list[dict]:  # type: ignore[type-arg]
+        import json
+
+        out = subprocess.run(
+            [sys.executable, "-m", "tests.browser.site", "check", str(table_id)],
+            cwd=ROOT,
+            env=_env(self.db),
+            check=True,
+            timeout=60,
+            capture_output=True,
+            text=True,
+        )
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[type-arg]
+    """``start_site(seeds=N)``: serve a fresh copy of the database; stopped after the test."""
+    processes: list[subprocess.Popen] = []  # type: ignore[type-arg]
+
+    def start(seeds: int | None = None) -> Site:
+        db = tmp_path / f"site{len(processes)}.sqlite3"
+        shutil.copy(template_db, db)
+        port = _free_port()
+        extra = {} if seeds is None else {"BROWSER_DEAL_SEEDS": str(seeds)}
+        log = open(tmp_path / f"daphne{len(processes)}.log", "w")  # noqa: SIM115
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.browser.site", "serve", str(port)],
+            cwd=ROOT,
+            env=_env(db, **extra),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        processes.append(process)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2):  # noqa: S310
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the site did not start: see {log.name}") from None
+                time.sleep(0.2)
+        return Site(url, db)
+
+    yield start
+    for process in processes:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    if _missing():
+        pytest.skip(_missing() or "")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()

@@ -1,0 +1,113 @@
+"""The site for the browser tests, run in its own process against its own SQLite file.
+
+``python -m tests.browser.site setup``: migrate, create the players and table templates.
+``python -m tests.browser.site serve PORT``: serve over ASGI (daphne, websockets, embedded
+timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair number N
+(``seed_pair``), so the test knows the hands; every later seed is random as usual.
+``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
+the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+
+PASSWORD = "browser-test-pass-1"
+PLAYERS = ("alice", "bob", "carol")
+
+
+def seed_pair(number: int) -> tuple[bytes, bytes]:
+    """The deal seed and toss seed number ``number`` (found by searching for a reachable declaration)."""
+    return (
+        hashlib.sha256(b"browser deal %d" % number).digest(),
+        hashlib.sha256(b"browser toss %d" % number).digest(),
+    )
+
+
+def _django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
+    import django
+
+    django.setup()
+
+
+def setup() -> None:
+    _django()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    from accounts.models import User
+    from games.models import TableTemplate
+    from wallet.cashier import topup_chips
+
+    for name in PLAYERS:
+        user = User.objects.create_user(username=name, password=PASSWORD, display_name=name.title())
+        user.adult_confirmed_at = user.date_joined
+        user.save()
+        topup_chips(user)
+    TableTemplate.objects.create(
+        name="Browser 101 pool, 2 seats", variant="pool101", currency="CHIPS", seats=2, entry_fee=1000
+    )
+    TableTemplate.objects.create(
+        name="Browser practice 61 pool vs a bot",
+        variant="pool61",
+        currency="CHIPS",
+        seats=2,
+        entry_fee=1000,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
+        rejoin_seconds=2,
+    )
+    call_command("seed_tables", verbosity=0)
+
+
+def serve(port: str) -> None:
+    _django()
+    seeds = os.environ.get("BROWSER_DEAL_SEEDS")
+    if seeds:
+        from games import services
+        from games.engine.shuffle import new_seed
+
+        queued = list(seed_pair(int(seeds)))
+        services.new_seed = lambda: queued.pop(0) if queued else new_seed()  # type: ignore[assignment]
+    from daphne.cli import CommandLineInterface
+
+    CommandLineInterface().run(["-b", "127.0.0.1", "-p", port, "rummysite.asgi:application"])
+
+
+def check(table_id: str) -> None:
+    _django()
+    from games.engine.cards import Card, Jokers
+    from games.engine.melds import evaluate
+    from games.engine.pool import deal_show_score
+    from games.engine.variants import variant_named
+    from games.models import Deal, TableEvent
+
+    out = []
+    for deal in Deal.objects.filter(table_id=int(table_id)).exclude(result=None).order_by("number"):
+        started = TableEvent.objects.filter(table_id=int(table_id), type="deal_started").order_by("version")
+        cut = started[deal.number - 1].data["cut"]
+        variant = variant_named(started[deal.number - 1].data["variant"])
+        jokers = Jokers.from_cut(Card.parse(cut), value_cards=variant.is_points21)
+        players = []
+        for row in deal.result["players"]:
+            engine_score = None
+            if row["grouping"] is not None:
+                hand = [Card.parse(code) for code in row["hand"]]
+                groups = [[Card.parse(code) for code in group] for group in row["grouping"]]
+                engine_score = evaluate(variant, jokers, hand, groups).score
+                if row["outcome"] == "deal_show":  # R-SHOW-3: no turn yet, half the hand score
+                    engine_score = deal_show_score(variant, engine_score)
+            players.append({**row, "engine_score": engine_score})
+        out.append({"number": deal.number, "winner": deal.result["winner"], "players": players})
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    command, *args = sys.argv[1:]
+    {"setup": setup, "serve": serve, "check": check}[command](*args)

@@ -1,0 +1,98 @@
+"""The player's wallet page: balances, a sandbox deposit, withdrawals and their status, the
+statement with its running balance, and the practice chips top-up. Amounts typed in rupees."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from wallet import cashier, reports
+from wallet.errors import WalletError
+from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
+from wallet.models import Currency, JournalKind, Withdrawal
+
+KIND_LABELS = dict(JournalKind.choices)
+
+
+def paise_from(text: str) -> int:
+    """Rupees as typed ("250", "99.50") to paise; a ValueError in plain words otherwise."""
+    try:
+        value = Decimal(text.strip().replace(",", "").lstrip("₹"))
+    except (InvalidOperation, AttributeError):
+        raise ValueError("Enter an amount in rupees, like 250 or 99.50.") from None
+    if value <= 0 or value != value.quantize(Decimal("0.01")):
+        raise ValueError("Enter a positive amount in rupees with at most two decimals.")
+    return int(value * 100)
+
+
+def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpResponse:
+    uid = request.user.pk
+    statements = []
+    for currency, title in ((Currency.INR, "Rupees"), (Currency.CHIPS, "Practice chips")):
+        lines = [
+            {"line": line, "label": KIND_LABELS.get(line.kind, line.kind)}
+            for line in reports.statement(uid, currency)
+        ]
+        lines.reverse()  # newest first
+        statements.append({"currency": currency.value, "title": title, "lines": lines[:200]})
+    context = {
+        "inr": balance_of(user_spec(uid, Currency.INR)),
+        "held": balance_of(withdrawal_hold_spec(uid)),
+        "chips": balance_of(user_spec(uid, Currency.CHIPS)),
+        "withdrawals": Withdrawal.objects.filter(user_id=uid).order_by("-id")[:50],
+        "statements": statements,
+        "errors": errors or {},
+        "values": request.POST if errors else {},
+    }
+    return render(request, "wallet/wallet.html", context, status=400 if errors else 200)
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return _page(request)
+
+
+@login_required
+@require_POST
+def deposit(request: HttpRequest) -> HttpResponse:
+    """The sandbox provider confirms at once; a real provider would call back later."""
+    try:
+        amount = paise_from(request.POST.get("amount", ""))
+        made = cashier.create_deposit(request.user, amount)
+        cashier.confirm_deposit(made.provider_ref)
+    except (ValueError, WalletError) as error:
+        return _page(request, {"deposit": getattr(error, "message", str(error))})
+    messages.success(request, f"Deposited ₹{amount / 100:,.2f} (sandbox).")
+    return redirect("wallet:home")
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest) -> HttpResponse:
+    try:
+        amount = paise_from(request.POST.get("amount", ""))
+        key = request.POST.get("request_key") or None
+        cashier.request_withdrawal(request.user, amount, request_key=key and f"{request.user.pk}:{key}")
+    except (ValueError, WalletError) as error:
+        return _page(request, {"withdraw": getattr(error, "message", str(error))})
+    messages.success(request, f"Withdrawal of ₹{amount / 100:,.2f} requested; staff will review it.")
+    return redirect("wallet:home")
+
+
+@login_required
+@require_POST
+def topup(request: HttpRequest) -> HttpResponse:
+    try:
+        journal = cashier.topup_chips(request.user)
+    except WalletError as error:
+        return _page(request, {"chips": error.message})
+    if journal.replayed:
+        return _page(request, {"chips": "You have had the free top-up for today; come back tomorrow."})
+    messages.success(request, "Your practice chips are topped up.")
+    return redirect("wallet:home")
