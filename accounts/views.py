@@ -19,8 +19,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         user.adult_confirmed_at = timezone.now()
         user.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.public_name}!")
-        return redirect("home")
+        messages.success(request, f"Welcome, {user.public_name}! Pick a table to play.")
+        return redirect("games:lobby")
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 
 

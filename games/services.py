@@ -125,10 +125,12 @@ def _run(
         except WalletError as error:
             raise GameError.from_wallet(error) from None
         for step in progresses:
-            if step.deal_over is not None:
-                _record_deal_over(table, step.deal_over, step.toss)
+            # A step that starts a deal may also end it (every other player on auto drop),
+            # so the deal's row must exist before its result is recorded.
             if step.deal_started is not None:
                 _record_deal_start(table, step.state.deal_number, step.deal_started)
+            if step.deal_over is not None:
+                _record_deal_over(table, step.deal_over, step.toss)
         final = progresses[-1].state
         events = [event for step in progresses for event in step.events]
         published = _append(table, events)

@@ -29,6 +29,7 @@ def signup(client, **overrides):  # type: ignore[no-untyped-def]
 def test_it_signs_up_and_logs_in(client):
     response = signup(client)
     assert response.status_code == 302
+    assert response["Location"] == reverse("games:lobby")
     user = User.objects.get(username="newplayer")
     assert user.display_name == "New Player"
     assert user.adult_confirmed_at is not None
@@ -80,6 +81,7 @@ def test_it_redirects_anonymous_users_to_login(client):
 def test_it_logs_in_and_out(client, alice):
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": "rummy-alice-demo"})
     assert response.status_code == 302
+    assert response["Location"] == reverse("games:lobby")
     assert client.get(reverse("accounts:profile")).status_code == 200
     client.post(reverse("accounts:logout"))
     assert client.get(reverse("accounts:profile")).status_code == 302

@@ -136,3 +136,21 @@ def test_it_shows_a_player_only_their_own_cards(alice, bob):
     parse_cards(view["deal"]["hand"])
     assert engine.Phase(view["phase"]) is engine.Phase.PLAYING
     check_so_far(table, [alice, bob])
+
+
+def test_it_records_a_deal_that_ends_as_it_starts_on_auto_drop__R_DROP_4(alice, bob):
+    """With two players and one on auto drop, the next deal starts and ends in one write."""
+    clock = Clock()
+    users = [alice, bob]
+    table = seat_all(template(seats=2), users, clock)
+    services.set_auto_drop(table.pk, alice, at=clock())
+    play_deal(table, users, {bob: "drop"}, clock)  # alice plays this deal as usual
+    pass_deadline(table, clock)  # the next deal: alice is dropped at once, bob wins it
+    table.refresh_from_db()
+    finished = Deal.objects.filter(table=table, finished_at__isnull=False).order_by("number")
+    assert finished.count() == 2
+    last = finished.last()
+    outcomes = {hand.user_id: (hand.outcome, hand.score) for hand in last.hands.all()}
+    assert outcomes[alice.pk] == ("first_drop", 20)
+    assert outcomes[bob.pk][1] == 0
+    check_so_far(table, users)
