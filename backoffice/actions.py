@@ -7,21 +7,16 @@ leaves no audit row. Every action needs a staff user and a reason.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from backoffice.models import AuditAction, AuditLog
 from games import services
-from games.engine import table as engine
-from games.errors import GameError
-from games.models import Seat, SeatStatus, Table, TableEvent, TableStatus, Visibility
+from games.models import Table
 from wallet import cashier, ledger
-from wallet import operations as ops
 from wallet.errors import Code, WalletError
-from wallet.models import Currency, Journal, Withdrawal
+from wallet.models import Journal, Withdrawal
 
 
 def _check(by_user: Any, reason: str) -> str:
@@ -94,80 +89,13 @@ def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdraw
 
 
 def cancel_table(table_id: int, reason: str, by_user: Any) -> Table:
-    """Cancel a table whose game has not started and give every player their money back.
-
-    ``games.services`` has no such function, so this does what the engine does when a table
-    times out waiting for players (R-MONEY-4), under the table's row lock and in one
-    transaction: the pool is refunded (``wallet.operations.refund_pool``, the same key as the
-    engine's own refund) or each open 21-card seat released, the players marked as left, a
-    ``cancelled`` event appended with the next version and published after commit.
-    """
+    """Cancel a table whose game has not started and give every player their money back
+    (R-MONEY-4), through the table's own write path, with one audit row in the same
+    transaction."""
     reason = _check(by_user, reason)
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("template").get(pk=table_id)
-        state = engine.TableState.from_json(table.state)
-        if state.phase is not engine.Phase.WAITING:
-            raise GameError(
-                "game_running" if state.phase is not engine.Phase.CANCELLED else "table_closed",
-                f"Table {table.pk} is {table.status}: "
-                "only a table whose game has not started can be cancelled.",
-            )
-        currency = Currency(table.template.currency)
-        open_seats = list(Seat.objects.filter(table=table, left_at__isnull=True))
-        refund = None
-        released = []
-        try:
-            if state.is_pool:
-                refund = ops.refund_pool(
-                    table.pool_ref, currency=currency, reason=f"cancelled by staff: {reason}"
-                )
-            else:
-                for seat in open_seats:
-                    if (
-                        ledger.get_account(ledger.seat_spec(seat.seat_ref, seat.user_id, currency))
-                        is not None
-                    ):
-                        released.append(ops.release_seat(seat.seat_ref, currency=currency).key)
-        except WalletError as error:
-            raise GameError.from_wallet(error) from None
-        players = tuple(dataclasses.replace(p, status=engine.Status.LEFT) for p in state.players)
-        final = dataclasses.replace(
-            state,
-            phase=engine.Phase.CANCELLED,
-            countdown=False,
-            ready=False,
-            prize_pool=0,
-            players=players,
-            now_ms=max(state.now_ms, services.now_ms()),
-        )
-        data = {"reason": "cancelled by staff", "why": reason}
-        table.version += 1
-        TableEvent.objects.create(
-            table=table, version=table.version, type="cancelled", data=data, visibility=Visibility.EVERYONE
-        )
-        now = timezone.now()
-        for seat in open_seats:
-            seat.status, seat.left_at = SeatStatus.LEFT, now
-            seat.save(update_fields=["status", "left_at"])
-        table.state = final.to_json()
-        table.status = TableStatus.CANCELLED
-        table.deadline = None
-        table.deadline_version = None
-        table.save(update_fields=["state", "status", "version", "deadline", "deadline_version", "updated_at"])
-        record(
-            by_user,
-            AuditAction.CANCEL_TABLE,
-            f"table:{table.pk}",
-            reason,
-            refund=None if refund is None else refund.key,
-            released=released,
-            players=[p.name for p in state.players],
-        )
-        published = [services.Published(table.pk, table.version, "cancelled", data, None)]
-        transaction.on_commit(lambda: _publish(published))
+        before = Table.objects.select_for_update().get(pk=table_id)
+        players = [p["name"] for p in before.state.get("players", [])]
+        table = services.cancel(table_id, reason)
+        record(by_user, AuditAction.CANCEL_TABLE, f"table:{table.pk}", reason, players=players)
     return table
-
-
-def _publish(events: list[services.Published]) -> None:
-    for publisher in list(services.publishers):
-        publisher(events)

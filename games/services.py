@@ -395,6 +395,15 @@ def leave(table_id: int, user: Any, *, at: int | None = None) -> Table:
     return table
 
 
+def cancel(table_id: int, why: str, *, at: int | None = None) -> Table:
+    """Staff cancel a table whose game has not started: every fee refunded, every seat
+    released (R-MONEY-4); ``game_running`` once it has started."""
+    at = now_ms() if at is None else at
+    table = _run(table_id, lambda state: engine.Cancel(at, why), at=at)
+    assert table is not None
+    return table
+
+
 def act(table_id: int, user: Any, action: Mapping[str, Any] | Any, *, at: int | None = None) -> Table:
     """A move in the deal: draw, discard, drop, finish, declare, show, save_grouping.
 

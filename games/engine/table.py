@@ -179,6 +179,15 @@ class NextDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class Cancel:
+    """Staff cancel a table whose game has not started: every entry fee is refunded and every
+    21-card seat released (R-MONEY-4). ``why`` is told to the players."""
+
+    at: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout:
     """Apply the table's deadline: a missed move or show in the deal, the end of a countdown,
     a rejoin window or a pause. Refused before the deadline (``not_expired``)."""
@@ -186,7 +195,9 @@ class Timeout:
     at: int
 
 
-Command: TypeAlias = Join | Leave | SetAutoDrop | Rejoin | AnswerSplit | NextDeal | Timeout | PlayerAction
+Command: TypeAlias = (
+    Join | Leave | SetAutoDrop | Rejoin | AnswerSplit | NextDeal | Cancel | Timeout | PlayerAction
+)
 
 
 # --- money intents --------------------------------------------------------------------------
@@ -482,6 +493,8 @@ def apply(state: TableState, command: Command) -> Progress:
         new = _answer_split(state, command, out)
     elif isinstance(command, NextDeal):
         new = _next_deal(state, command, out)
+    elif isinstance(command, Cancel):
+        new = _cancel_by_staff(state, command, out)
     elif isinstance(command, Timeout):
         new = _timeout(state, command, out)
     else:
@@ -748,13 +761,7 @@ def _timeout(state: TableState, command: Timeout, out: _Out) -> TableState:
     if state.phase is Phase.WAITING:
         if state.countdown:
             return replace(state, ready=True)
-        out.events.append(Event("cancelled", {"reason": "not enough players in time"}))
-        if state.is_pool:
-            out.money.append(RefundAll())
-        else:
-            out.money.extend(ReleaseSeat(p.name) for p in state.seated)
-        players = tuple(replace(p, status=Status.LEFT) for p in state.players)
-        return replace(state, phase=Phase.CANCELLED, countdown=False, prize_pool=0, players=players)
+        return _cancel(state, {"reason": "not enough players in time"}, out)
     # BETWEEN: the rejoin window, split offer or pause is over.
     if state.rejoin_open or state.split_offer:
         out.events.append(
@@ -869,6 +876,26 @@ def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
                 )
             )
     return _after_standings(state, at, out, recheck_split=True, auto_split=True)
+
+
+def _cancel_by_staff(state: TableState, command: Cancel, out: _Out) -> TableState:
+    if state.phase is not Phase.WAITING:
+        raise IllegalAction(
+            "game_running" if state.phase is not Phase.CANCELLED else "table_closed",
+            "only a table whose game has not started can be cancelled",
+        )
+    return _cancel(state, {"reason": "cancelled by staff", "why": command.why}, out)
+
+
+def _cancel(state: TableState, data: dict[str, Any], out: _Out) -> TableState:
+    """A table that never started: refund every fee, release every seat (R-MONEY-4)."""
+    out.events.append(Event("cancelled", data))
+    if state.is_pool:
+        out.money.append(RefundAll())
+    else:
+        out.money.extend(ReleaseSeat(p.name) for p in state.seated)
+    players = tuple(replace(p, status=Status.LEFT) for p in state.players)
+    return replace(state, phase=Phase.CANCELLED, countdown=False, ready=False, prize_pool=0, players=players)
 
 
 def _after_standings(
@@ -1055,6 +1082,7 @@ def command_to_json(command: Command) -> dict[str, Any]:
 
 __all__ = [
     "AnswerSplit",
+    "Cancel",
     "ChargeEntry",
     "ChargeRejoin",
     "Command",

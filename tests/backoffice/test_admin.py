@@ -278,7 +278,7 @@ def test_cancelling_a_21_card_table_releases_the_seats(alice, sam):
     actions.cancel_table(table.pk, "template mispriced", sam)
     assert balance_of(user_spec(alice.pk)) == 10000
     assert Table.objects.get(pk=table.pk).status == "cancelled"
-    assert AuditLog.objects.get().details["released"]
+    assert AuditLog.objects.get().details["players"] == [str(alice.pk)]
     assert reconcile() == []
 
 
