@@ -43,8 +43,7 @@ from games.models import (
 )
 from wallet import operations as ops
 from wallet.errors import WalletError
-from wallet.ledger import Leg, Plan, execute, pool_spec, user_spec
-from wallet.models import Currency, JournalKind
+from wallet.models import Currency
 
 
 @dataclass(frozen=True)
@@ -212,7 +211,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
     if isinstance(intent, engine.ChargeEntry):
         ops.charge_entry_fee(int(intent.player), pool_ref, intent.amount, currency=currency, variant=variant)
     elif isinstance(intent, engine.RefundEntry):
-        _refund_entry(pool_ref, int(intent.player), intent.amount, currency)
+        ops.refund_entry(int(intent.player), pool_ref, currency=currency)
     elif isinstance(intent, engine.RefundAll):
         ops.refund_pool(pool_ref, currency=currency)
     elif isinstance(intent, engine.ChargeRejoin):
@@ -264,22 +263,6 @@ def _pay(table: Table, intent: engine.Money) -> None:
         )
     else:  # pragma: no cover - every intent is handled above
         raise AssertionError(f"unknown money intent {intent!r}")
-
-
-def _refund_entry(pool_ref: str, uid: int, amount: int, currency: Currency) -> None:
-    """Give back the fee of a player who left before the start. The wallet has no such operation
-    yet (asked of its owner); this posts it through the ledger's own building block. The key is
-    one per (pool, user): a player who left cannot join that table again."""
-    pool, wallet = pool_spec(pool_ref, currency), user_spec(uid, currency)
-    execute(
-        key=f"leave:{pool_ref}:{uid}",
-        kind=JournalKind.REFUND,
-        currency=currency,
-        accounts=[pool, wallet],
-        meta={"pool": pool_ref, "user": uid, "amount": amount, "reason": "left before the start"},
-        plan=lambda locks: Plan([Leg(pool.ref, wallet.ref, amount)]),
-        created_by_id=uid,
-    )
 
 
 def _record_deal_start(table: Table, number: int, state: DealState) -> None:

@@ -134,26 +134,31 @@ class Locked:
     reopen: bool = False
 
 
-Locks = dict[str, Locked]
+class Locks(dict[str, Locked]):
+    """The locked accounts by ref, and the rows of the reads run right after the lock."""
+
+    reads: list[list[tuple[Any, ...]]]
 
 
-def lock(currency: Currency, specs: Iterable[AccountSpec]) -> Locks:
+def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.Read] = ()) -> Locks:
     """Lock the accounts named by ``specs`` in id order (one query), creating missing ones.
 
-    Must run inside ``transaction.atomic()``. Returns the locked rows by ``ref``.
+    ``reads`` (SQL, params) run after the lock is granted, in the same round trip on
+    PostgreSQL; their rows are in ``locks.reads``. Must run inside ``transaction.atomic()``.
     """
     wanted = {spec.ref: spec for spec in specs}
     for spec in wanted.values():
         if spec.currency != currency:
             raise WalletError(Code.BAD_REQUEST, "All transfers of one journal must be in one currency.")
-    locks = _select_for_update(currency, list(wanted))
+    locks = _select_for_update(currency, list(wanted), reads)
     missing = [spec for ref, spec in wanted.items() if ref not in locks]
     if missing:
         sql.create_accounts(
             [(spec.kind, spec.currency, spec.ref, spec.owner_id, spec.allow_negative) for spec in missing],
             timezone.now(),
         )
-        locks = _select_for_update(currency, list(wanted))
+        # Lock again, and read again: the reads must come after every lock.
+        locks = _select_for_update(currency, list(wanted), reads)
     for ref, spec in wanted.items():
         row = locks[ref]
         if row.kind != spec.kind or (spec.owner_id is not None and row.owner_id != spec.owner_id):
@@ -161,22 +166,26 @@ def lock(currency: Currency, specs: Iterable[AccountSpec]) -> Locks:
     return locks
 
 
-def _select_for_update(currency: str, refs: list[str]) -> Locks:
-    if not refs:
-        return {}
-    return {
-        row[2]: Locked(
-            id=row[0],
-            kind=row[1],
-            ref=row[2],
-            owner_id=row[3],
-            balance=row[4],
-            version=row[5],
-            allow_negative=bool(row[6]),
-            closed=bool(row[7]),
+def _select_for_update(currency: str, refs: list[str], reads: Sequence[sql.Read]) -> Locks:
+    rows, results = sql.select_for_update(currency, refs, reads) if refs else ([], [])
+    locks = Locks(
+        (
+            row[2],
+            Locked(
+                id=row[0],
+                kind=row[1],
+                ref=row[2],
+                owner_id=row[3],
+                balance=row[4],
+                version=row[5],
+                allow_negative=bool(row[6]),
+                closed=bool(row[7]),
+            ),
         )
-        for row in sql.select_for_update(currency, refs)
-    }
+        for row in rows
+    )
+    locks.reads = results
+    return locks
 
 
 # --- amounts --------------------------------------------------------------------------------
@@ -238,11 +247,13 @@ def execute(
     legs_for_hash: Sequence[Leg] | None = None,
     created_by_id: int | None = None,
     reverses_id: int | None = None,
+    reads: Sequence[sql.Read] = (),
 ) -> Journal:
-    """Lock ``accounts``, claim ``key``, run ``plan`` under the locks and write it, atomically.
+    """Lock ``accounts``, run ``plan`` under the locks and write it with ``key``, atomically.
 
     The building block of every operation. ``meta`` must describe the request completely: it
-    is what a retry is compared on. Returns the new journal, or the original one on a retry.
+    is what a retry is compared on. ``reads`` are queries the plan needs, run after the lock
+    (``locks.reads``). Returns the new journal, or the original one on a retry.
     """
     if not key or len(key) > 200:
         raise WalletError(Code.BAD_REQUEST, "An idempotency key of 1 to 200 characters is required.")
@@ -264,7 +275,7 @@ def execute(
     journal_id: int | None = None
     with transaction.atomic(savepoint=False):
         try:
-            locks = lock(currency, accounts)
+            locks = lock(currency, accounts, reads)
             legs, entries, updates = _apply(plan(locks), locks)
         except WalletError as error:
             existing, refusal = _existing(key, digest)

@@ -85,12 +85,40 @@ def _percent_meta(rake_percent: int | Decimal | Fraction) -> str:
 # The players of a pool: accounts that paid an entry fee into it and were not refunded
 # (a refund out of an open pool is a player who left before the start, see refund_entry).
 _PLAYERS = (
-    "SELECT t.debit_id FROM wallet_transfer t JOIN wallet_journal j ON j.id = t.journal_id "
-    "WHERE t.credit_id = %s AND j.kind = 'entry_fee' "
+    "SELECT t.debit_id FROM wallet_account p JOIN wallet_transfer t ON t.credit_id = p.id "
+    "JOIN wallet_journal j ON j.id = t.journal_id "
+    "WHERE p.ref = %s AND p.currency = %s AND j.kind = 'entry_fee' "
     "EXCEPT "
-    "SELECT t.credit_id FROM wallet_transfer t JOIN wallet_journal j ON j.id = t.journal_id "
-    "WHERE t.debit_id = %s AND j.kind = 'refund'"
+    "SELECT t.credit_id FROM wallet_account p JOIN wallet_transfer t ON t.debit_id = p.id "
+    "JOIN wallet_journal j ON j.id = t.journal_id "
+    "WHERE p.ref = %s AND p.currency = %s AND j.kind = 'refund'"
 )
+
+# Net money each account put into a pool: fees in, minus anything moved back to it.
+_CONTRIBUTIONS = (
+    "SELECT a.id, a.kind, a.ref, a.owner_id, SUM(m.amount) FROM ("
+    "  SELECT t.debit_id AS account_id, t.amount FROM wallet_account p"
+    "  JOIN wallet_transfer t ON t.credit_id = p.id WHERE p.ref = %s AND p.currency = %s"
+    "  UNION ALL"
+    "  SELECT t.credit_id AS account_id, -t.amount FROM wallet_account p"
+    "  JOIN wallet_transfer t ON t.debit_id = p.id WHERE p.ref = %s AND p.currency = %s"
+    ") m JOIN wallet_account a ON a.id = m.account_id "
+    "GROUP BY a.id, a.kind, a.ref, a.owner_id HAVING SUM(m.amount) <> 0 ORDER BY a.id"
+)
+
+
+def _players_read(pool: AccountSpec) -> sql.Read:
+    """The read (run right after the lock) of a pool's players' account ids."""
+    return _PLAYERS, [pool.ref, pool.currency, pool.ref, pool.currency]
+
+
+def _contributions_read(pool: AccountSpec) -> sql.Read:
+    """The read of {account: (kind, ref, owner id, net paise)} paid into a pool."""
+    return _CONTRIBUTIONS, [pool.ref, pool.currency, pool.ref, pool.currency]
+
+
+def _contributions(rows: list[tuple[Any, ...]]) -> dict[int, tuple[str, str, int | None, int]]:
+    return {row[0]: (row[1], row[2], row[3], int(row[4])) for row in rows}
 
 
 def pool_entrants(pool_ref: str, currency: Currency = Currency.INR) -> list[int]:
@@ -106,20 +134,6 @@ def pool_entrants(pool_ref: str, currency: Currency = Currency.INR) -> list[int]
         [pool_spec(pool_ref, currency).ref, currency],
     )
     return list(dict.fromkeys(row[0] for row in rows))
-
-
-def _entry_count(pool_id: int) -> int:
-    rows = sql.fetch(f"SELECT COUNT(*) FROM ({_PLAYERS}) players", [pool_id, pool_id])  # noqa: S608
-    return int(rows[0][0])
-
-
-def _entered(pool_id: int, account_ids: Sequence[int]) -> set[int]:
-    """Which of the accounts are players of the pool."""
-    return {row[0] for row in sql.fetch(_PLAYERS, [pool_id, pool_id])} & set(account_ids)
-
-
-def _has_entered(pool_id: int, user_account_id: int) -> bool:
-    return bool(_entered(pool_id, [user_account_id]))
 
 
 def _pool_closed_error(pool_ref: str) -> WalletError:
@@ -153,7 +167,7 @@ def charge_entry_fee(
     def plan(locks: Locks) -> Plan:
         if locks[pool.ref].closed:
             raise _pool_closed_error(pool_ref)
-        if capacity is not None and _entry_count(locks[pool.ref].id) >= capacity:
+        if capacity is not None and len(locks.reads[0]) >= capacity:
             raise WalletError(Code.POOL_FULL, f"The pool game {pool_ref} is full ({capacity} players).")
         return Plan([Leg(wallet.ref, pool.ref, fee)])
 
@@ -172,6 +186,7 @@ def charge_entry_fee(
         },
         plan=plan,
         created_by_id=uid,
+        reads=[_players_read(pool)] if capacity is not None else [],
     )
 
 
@@ -200,7 +215,7 @@ def charge_rejoin_fee(
     def plan(locks: Locks) -> Plan:
         if locks[pool.ref].closed:
             raise _pool_closed_error(pool_ref)
-        if not _has_entered(locks[pool.ref].id, locks[wallet.ref].id):
+        if locks[wallet.ref].id not in {row[0] for row in locks.reads[0]}:
             raise WalletError(Code.NOT_IN_POOL, f"Only a player of {pool_ref} may rejoin it.")
         return Plan([Leg(wallet.ref, pool.ref, fee)])
 
@@ -219,24 +234,8 @@ def charge_rejoin_fee(
         },
         plan=plan,
         created_by_id=uid,
+        reads=[_players_read(pool)],
     )
-
-
-def _contributions(pool_id: int) -> dict[int, tuple[str, str, int | None, int]]:
-    """Net money each account put into the pool: {account id: (kind, ref, owner id, net paise)}.
-
-    Fees in, minus anything already moved back (a reversal); accounts at zero are left out.
-    """
-    rows = sql.fetch(
-        "SELECT a.id, a.kind, a.ref, a.owner_id, SUM(m.amount) FROM ("
-        "  SELECT debit_id AS account_id, amount FROM wallet_transfer WHERE credit_id = %s"
-        "  UNION ALL"
-        "  SELECT credit_id AS account_id, -amount FROM wallet_transfer WHERE debit_id = %s"
-        ") m JOIN wallet_account a ON a.id = m.account_id "
-        "GROUP BY a.id, a.kind, a.ref, a.owner_id HAVING SUM(m.amount) <> 0 ORDER BY a.id",
-        [pool_id, pool_id],
-    )
-    return {row[0]: (row[1], row[2], row[3], int(row[4])) for row in rows}
 
 
 def refund_pool(
@@ -254,20 +253,16 @@ def refund_pool(
     pool = pool_spec(pool_ref, currency)
     # Who paid in, read before locking so they can be locked with the pool in one go; the
     # plan checks the list again under the locks.
-    pool_id = sql.fetch(
-        "SELECT id FROM wallet_account WHERE ref = %s AND currency = %s", [pool.ref, currency]
-    )
     payer_specs = [
         AccountSpec(AccountKind(kind), currency, ref, owner_id)
-        for row in pool_id
-        for kind, ref, owner_id, _ in _contributions(row[0]).values()
+        for kind, ref, owner_id, _ in _contributions(sql.fetch(*_contributions_read(pool))).values()
     ]
 
     def plan(locks: Locks) -> Plan:
         account = locks[pool.ref]
         if account.closed:
             raise _pool_closed_error(pool_ref)
-        contributions = _contributions(account.id)
+        contributions = _contributions(locks.reads[0])
         if not {ref for _, ref, _, _ in contributions.values()} <= set(locks):
             raise WalletError(
                 Code.BAD_REQUEST, f"Someone joined {pool_ref} while it was being refunded; retry."
@@ -286,6 +281,7 @@ def refund_pool(
         accounts=[pool, *payer_specs],
         meta={**(meta or {}), "pool": pool_ref, "reason": reason},
         plan=plan,
+        reads=[_contributions_read(pool)],
     )
 
 
@@ -311,9 +307,9 @@ def refund_entry(
         account = locks[pool.ref]
         if account.closed:
             raise _pool_closed_error(pool_ref)
-        if not _has_entered(account.id, locks[wallet.ref].id):
+        if locks[wallet.ref].id not in {row[0] for row in locks.reads[0]}:
             raise WalletError(Code.NOT_IN_POOL, f"The player is not in {pool_ref}.")
-        paid = _contributions(account.id).get(locks[wallet.ref].id)
+        paid = _contributions(locks.reads[1]).get(locks[wallet.ref].id)
         if paid is None or paid[3] <= 0:  # pragma: no cover - a player has paid in
             raise AssertionError(f"ledger bug: a player of {pool_ref} paid nothing in")
         return Plan([Leg(pool.ref, wallet.ref, paid[3])])
@@ -326,6 +322,7 @@ def refund_entry(
         meta={**(meta or {}), "pool": pool_ref, "user": uid, "reason": reason},
         plan=plan,
         created_by_id=uid,
+        reads=[_players_read(pool), _contributions_read(pool)],
     )
 
 
@@ -356,7 +353,7 @@ def pay_winner(
         account = locks[pool.ref]
         if account.closed:
             raise _pool_closed_error(pool_ref)
-        if not _has_entered(account.id, locks[wallet.ref].id):
+        if locks[wallet.ref].id not in {row[0] for row in locks.reads[0]}:
             raise WalletError(Code.NOT_IN_POOL, f"The winner did not play in {pool_ref}.")
         if account.balance <= 0:
             raise WalletError(Code.EMPTY_POOL, f"The pool game {pool_ref} holds no money.")
@@ -379,6 +376,7 @@ def pay_winner(
             "variant": variant,
         },
         plan=plan,
+        reads=[_players_read(pool)],
     )
 
 
@@ -461,8 +459,7 @@ def _split(
         account = locks[pool.ref]
         if account.closed:
             raise _pool_closed_error(pool_ref)
-        ids = [locks[wallet.ref].id for wallet in wallets]
-        if _entered(account.id, ids) != set(ids):
+        if not {locks[wallet.ref].id for wallet in wallets} <= {row[0] for row in locks.reads[0]}:
             raise WalletError(Code.NOT_IN_POOL, f"A player of the split did not play in {pool_ref}.")
         if account.balance <= 0:
             raise WalletError(Code.EMPTY_POOL, f"The pool game {pool_ref} holds no money.")
@@ -509,6 +506,7 @@ def _split(
         accounts=[pool, house, *wallets],
         meta=request,
         plan=plan,
+        reads=[_players_read(pool)],
     )
 
 

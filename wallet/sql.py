@@ -1,7 +1,8 @@
 """The ledger's own SQL, for PostgreSQL and SQLite.
 
 The posting path is the hot path of the whole site, so it skips the ORM: a posting is one
-locking ``SELECT`` and one write. On PostgreSQL the write is a single statement (the journal,
+locking ``SELECT`` (pipelined with the ``BEGIN`` and with the reads its checks need) and one
+write. On PostgreSQL the write is a single statement (the journal,
 its transfers, their entries and the balance updates as data-modifying CTEs) and every
 statement runs as a server-side prepared statement (psycopg ``prepare=True``; set
 ``WALLET_PREPARED_STATEMENTS = False`` behind a pooler that cannot hold them). On SQLite,
@@ -67,48 +68,61 @@ def texts(values: Iterable[str]) -> str:
     return "{" + ",".join(quoted) + "}"
 
 
-def _pg_cursor(conn: Any) -> Any:
-    """A server-side-binding psycopg cursor on Django's connection, made once per connection."""
+def _pg_cursors(conn: Any, count: int) -> list[Any]:
+    """Server-side-binding psycopg cursors on Django's connection, kept for the connection."""
     import psycopg
     from psycopg.types.numeric import Int8Dumper
 
     conn.ensure_connection()
     raw = conn.connection
     cached = getattr(conn, _CURSOR_ATTRIBUTE, None)
-    if cached is not None and cached[0] is raw:
-        return cached[1]
-    if raw.prepare_threshold is None:
-        # Django turns automatic preparation off; only statements executed with prepare=True
-        # (ours) are prepared, Django's own client-side cursors never are.
-        raw.prepare_threshold = 2**31 - 1
-    cursor = psycopg.Cursor(raw)
-    # One type for every integer, so each statement is prepared once, not once per int width.
-    cursor.adapters.register_dumper(int, Int8Dumper)
-    setattr(conn, _CURSOR_ATTRIBUTE, (raw, cursor))
-    return cursor
+    if cached is None or cached[0] is not raw:
+        if raw.prepare_threshold is None:
+            # Django turns automatic preparation off; only statements executed with
+            # prepare=True (ours) are prepared, Django's own client-side cursors never are.
+            raw.prepare_threshold = 2**31 - 1
+        cached = (raw, [])
+        setattr(conn, _CURSOR_ATTRIBUTE, cached)
+    cursors: list[Any] = cached[1]
+    while len(cursors) < count:
+        cursor = psycopg.Cursor(raw)
+        # One type for every integer, so each statement is prepared once, not once per width.
+        cursor.adapters.register_dumper(int, Int8Dumper)
+        cursors.append(cursor)
+    return cursors[:count]
 
 
 def _pg(conn: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    return _pg_many(conn, [(sql, params)])[0]
+
+
+def _pg_many(conn: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+    """Run statements in order and return the rows of each: one round trip for all of them.
+
+    They are pipelined (psycopg pipeline mode), with the transaction's BEGIN if it has not
+    been sent yet. The server still runs them one after the other, each with its own
+    snapshot: a read sent after a locking SELECT sees what the lock waited for.
+    """
     conn.validate_no_broken_transaction()
     prepare = bool(getattr(settings, "WALLET_PREPARED_STATEMENTS", True))
     logged = conn.queries_logged
     started = time.monotonic() if logged else 0.0
     with conn.wrap_database_errors:
-        cursor = _pg_cursor(conn)
-        raw = cursor.connection
-        if not raw.autocommit and raw.info.transaction_status == _IDLE:
-            # The transaction has not begun: send BEGIN and the statement in one round trip.
+        cursors = _pg_cursors(conn, len(statements))
+        raw = cursors[0].connection
+        if len(statements) > 1 or (not raw.autocommit and raw.info.transaction_status == _IDLE):
             with raw.pipeline():
-                cursor.execute(sql, params, prepare=prepare)
+                for cursor, (sql, params) in zip(cursors, statements, strict=True):
+                    cursor.execute(sql, params, prepare=prepare)
         else:
-            cursor.execute(sql, params, prepare=prepare)
+            cursors[0].execute(statements[0][0], statements[0][1], prepare=prepare)
         # Every statement of the ledger returns rows (reading cursor.description costs more).
-        rows = cursor.fetchall()
+        results = [cursor.fetchall() for cursor in cursors]
     if logged:
-        conn.queries_log.append(
-            {"sql": f"{sql} -- {list(params)!r}", "time": f"{time.monotonic() - started:.3f}"}
-        )
-    return rows
+        elapsed = f"{time.monotonic() - started:.3f}"
+        for sql, params in statements:
+            conn.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
+    return results
 
 
 # --- locking --------------------------------------------------------------------------------
@@ -119,17 +133,29 @@ _LOCK_PG = (
 )
 
 
-def select_for_update(currency: str, refs: list[str]) -> list[tuple[Any, ...]]:
-    """Lock the accounts by ref in id order (PostgreSQL row locks; SQLite holds the database)."""
+Read = tuple[str, Sequence[Any]]
+
+
+def select_for_update(
+    currency: str, refs: list[str], reads: Sequence[Read] = ()
+) -> tuple[list[tuple[Any, ...]], list[list[tuple[Any, ...]]]]:
+    """Lock the accounts by ref in id order, then run ``reads``; return both results.
+
+    PostgreSQL takes row locks and sends the reads in the same round trip (they run after
+    the lock is granted, so they see everything committed before it). SQLite holds the
+    whole database for the transaction.
+    """
     conn = connections[DEFAULT_DB_ALIAS]
     if conn.vendor == "postgresql":
-        return _pg(conn, _LOCK_PG, [currency, texts(refs)])
+        rows, *results = _pg_many(conn, [(_LOCK_PG, [currency, texts(refs)]), *reads])
+        return rows, results
     placeholders = ", ".join(["%s"] * len(refs))
-    return fetch(
+    rows = fetch(
         "SELECT id, kind, ref, owner_id, balance, version, allow_negative, closed_at IS NOT NULL "  # noqa: S608
         f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id",
         [currency, *refs],
     )
+    return rows, [fetch(sql, params) for sql, params in reads]
 
 
 _CREATE_PG = (
