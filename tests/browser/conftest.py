@@ -141,8 +141,11 @@ def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[t
             process.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
+    """Chromium for one test module. Not session-wide: while Playwright's sync API runs, the
+    thread has a running asyncio loop, and every Django ORM call in a later test on the same
+    worker would fail with SynchronousOnlyOperation."""
     if _missing():
         pytest.skip(_missing() or "")
     from playwright.sync_api import sync_playwright
