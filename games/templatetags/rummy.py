@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -27,7 +28,7 @@ def card_text(code: str) -> str:
 def card(code: str) -> str:
     code = str(code)
     if code == "PJ":
-        return format_html('<span class="c joker" aria-label="printed joker">JKR</span>')
+        return mark_safe('<span class="c joker" aria-label="printed joker">JKR</span>')
     suit = SUITS.get(code[-1])
     if suit is None:
         return code
