@@ -14,7 +14,7 @@ exactly (the percent may be an int, ``Decimal`` or ``Fraction``, never a float).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -140,6 +140,40 @@ def _pool_closed_error(pool_ref: str) -> WalletError:
     return WalletError(Code.ACCOUNT_CLOSED, f"The pool game {pool_ref} is already settled.")
 
 
+def _pay_into_pool(
+    uid: int,
+    pool_ref: str,
+    fee: int,
+    *,
+    key: str,
+    kind: JournalKind,
+    currency: Currency,
+    meta: Mapping[str, Any],
+    check: Callable[[Locks, AccountSpec, AccountSpec], None],
+    read_players: bool,
+) -> Journal:
+    """Move ``fee`` from the user's wallet into an open pool, after the caller's ``check`` has
+    passed under the locks (with the pool's players read when ``read_players``)."""
+    wallet, pool = user_spec(uid, currency), pool_spec(pool_ref, currency)
+
+    def plan(locks: Locks) -> Plan:
+        if locks[pool.ref].closed:
+            raise _pool_closed_error(pool_ref)
+        check(locks, wallet, pool)
+        return Plan([Leg(wallet.ref, pool.ref, fee)])
+
+    return execute(
+        key=key,
+        kind=kind,
+        currency=currency,
+        accounts=[wallet, pool],
+        meta=meta,
+        plan=plan,
+        created_by_id=uid,
+        reads=[_players_read(pool)] if read_players else [],
+    )
+
+
 def charge_entry_fee(
     user: User | int,
     pool_ref: str,
@@ -162,20 +196,18 @@ def charge_entry_fee(
         raise WalletError(
             Code.BAD_REQUEST, f"The capacity must be a positive whole number, not {capacity!r}."
         )
-    wallet, pool = user_spec(uid, currency), pool_spec(pool_ref, currency)
 
-    def plan(locks: Locks) -> Plan:
-        if locks[pool.ref].closed:
-            raise _pool_closed_error(pool_ref)
+    def check(locks: Locks, wallet: AccountSpec, pool: AccountSpec) -> None:
         if capacity is not None and len(locks.reads[0]) >= capacity:
             raise WalletError(Code.POOL_FULL, f"The pool game {pool_ref} is full ({capacity} players).")
-        return Plan([Leg(wallet.ref, pool.ref, fee)])
 
-    return execute(
+    return _pay_into_pool(
+        uid,
+        pool_ref,
+        fee,
         key=f"entry:{pool_ref}:{uid}",
         kind=JournalKind.ENTRY_FEE,
         currency=currency,
-        accounts=[wallet, pool],
         meta={
             **(meta or {}),
             "pool": pool_ref,
@@ -184,9 +216,8 @@ def charge_entry_fee(
             "capacity": capacity,
             "variant": variant,
         },
-        plan=plan,
-        created_by_id=uid,
-        reads=[_players_read(pool)] if capacity is not None else [],
+        check=check,
+        read_players=capacity is not None,
     )
 
 
@@ -210,20 +241,18 @@ def charge_rejoin_fee(
     check_amount(fee, what="rejoin fee")
     if isinstance(rejoin_number, bool) or not isinstance(rejoin_number, int) or rejoin_number < 1:
         raise WalletError(Code.BAD_REQUEST, f"The rejoin number must be 1 or more, not {rejoin_number!r}.")
-    wallet, pool = user_spec(uid, currency), pool_spec(pool_ref, currency)
 
-    def plan(locks: Locks) -> Plan:
-        if locks[pool.ref].closed:
-            raise _pool_closed_error(pool_ref)
+    def check(locks: Locks, wallet: AccountSpec, pool: AccountSpec) -> None:
         if locks[wallet.ref].id not in {row[0] for row in locks.reads[0]}:
             raise WalletError(Code.NOT_IN_POOL, f"Only a player of {pool_ref} may rejoin it.")
-        return Plan([Leg(wallet.ref, pool.ref, fee)])
 
-    return execute(
+    return _pay_into_pool(
+        uid,
+        pool_ref,
+        fee,
         key=f"rejoin:{pool_ref}:{uid}:{rejoin_number}",
         kind=JournalKind.REJOIN_FEE,
         currency=currency,
-        accounts=[wallet, pool],
         meta={
             **(meta or {}),
             "pool": pool_ref,
@@ -232,9 +261,8 @@ def charge_rejoin_fee(
             "rejoin": rejoin_number,
             "variant": variant,
         },
-        plan=plan,
-        created_by_id=uid,
-        reads=[_players_read(pool)],
+        check=check,
+        read_players=True,
     )
 
 
