@@ -7,18 +7,18 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --require-hashes -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
 
 run: $(VENV)/.runtime
@@ -60,3 +60,13 @@ run-prod: $(VENV)/.runtime
 	GAME_TIMERS=celery $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
 	GAME_TIMERS=celery $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
 	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-message-size 65536 rummysite.asgi:application
+
+# Re-lock every dependency, transitive ones included, with hashes, from the top-level lists
+# requirements.in and requirements-dev.in (README, "Dependencies"). Add UPGRADE=1 to move
+# every pin to the newest release the top-level lists allow.
+lock: | $(BIN)/python
+	$(BIN)/pip install --quiet pip-tools==7.6.2
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras $(if $(UPGRADE),--upgrade) \
+		-o requirements.txt requirements.in
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras $(if $(UPGRADE),--upgrade) \
+		-o requirements-dev.txt requirements-dev.in
