@@ -32,6 +32,8 @@ TABLE_ACTIONS: dict[str, Callable[[int, Any], Table]] = {
     "auto_drop": lambda table_id, user: services.set_auto_drop(table_id, user, True),
     "im_back": services.im_back,
     "leave": services.leave,
+    "leave_after_deal": lambda table_id, user: services.leave_after_deal(table_id, user, True),
+    "stay": lambda table_id, user: services.leave_after_deal(table_id, user, False),
 }
 
 ACTIONS = (*DEAL_ACTIONS, *TABLE_ACTIONS)

@@ -43,6 +43,7 @@ from games.models import (
 )
 from wallet import operations as ops
 from wallet.errors import WalletError
+from wallet.ledger import balance_of, user_spec
 from wallet.models import Currency
 
 
@@ -63,6 +64,18 @@ publishers: list[Callable[[list[Published]], None]] = []
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def funds_of(table_id: int, state: engine.TableState) -> tuple[tuple[str, int], ...]:
+    """21-card, at the end of a pause: what each seated player's wallet could top up (R-21-9)."""
+    if state.is_pool or state.phase is not engine.Phase.BETWEEN:
+        return ()
+    currency = Currency(TableTemplate.objects.get(tables__pk=table_id).currency)
+    return tuple(
+        (p.name, balance_of(user_spec(int(p.name), currency)))
+        for p in state.seated
+        if p.held < state.rules.seat_hold
+    )
 
 
 def name_of(user: Any) -> str:
@@ -249,6 +262,15 @@ def _pay(table: Table, intent: engine.Money) -> None:
             table_ref=table.table_ref,
             currency=currency,
         )
+    elif isinstance(intent, engine.TopUpSeat):
+        ops.top_up_seat(
+            int(intent.player),
+            _open_seat(table, intent.player).seat_ref,
+            intent.amount,
+            deal_number=intent.deal_number,
+            table_ref=table.table_ref,
+            currency=currency,
+        )
     elif isinstance(intent, engine.ReleaseSeat):
         ops.release_seat(_open_seat(table, intent.player).seat_ref, currency=currency)
     elif isinstance(intent, engine.Settle21):
@@ -412,6 +434,14 @@ def act(table_id: int, user: Any, action: Mapping[str, Any] | Any, *, at: int | 
     return table
 
 
+def leave_after_deal(table_id: int, user: Any, on: bool = True, *, at: int | None = None) -> Table:
+    """Leave when the running deal ends (``on``), or stay after all (``on=False``)."""
+    at = now_ms() if at is None else at
+    table = _run(table_id, lambda state: engine.LeaveAfterDeal(name_of(user), on, at), at=at)
+    assert table is not None
+    return table
+
+
 def set_auto_drop(table_id: int, user: Any, on: bool = True, *, at: int | None = None) -> Table:
     """R-DROP-4: auto drop from the next deals (``on``), or "I'm back" (``on=False``)."""
     at = now_ms() if at is None else at
@@ -461,7 +491,7 @@ def expire(table_id: int, version: int, *, at: int | None = None) -> bool:
         deadline = state.deadline_ms
         if deadline is None or at < deadline:
             return None
-        return engine.Timeout(at)
+        return engine.Timeout(at, funds_of(table_id, state))
 
     return _run(table_id, command, at=at, expect_version=version) is not None
 

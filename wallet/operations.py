@@ -590,6 +590,47 @@ def hold_seat(
     )
 
 
+def top_up_seat(
+    user: User | int,
+    seat_ref: str,
+    amount: int,
+    *,
+    deal_number: int,
+    table_ref: str,
+    currency: Currency = Currency.INR,
+    meta: Mapping[str, Any] | None = None,
+) -> Journal:
+    """R-21-9: move ``amount`` from the user's wallet onto their open seat after deal
+    ``deal_number``, so the seat is back at 200 points for the next deal. Idempotent per seat
+    and deal; ``insufficient_funds`` when the wallet cannot cover it (the caller stands the
+    player up instead)."""
+    uid = _uid(user)
+    check_amount(amount, what="top-up")
+    wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
+
+    def plan(locks: Locks) -> Plan:
+        if locks[seat.ref].closed:
+            raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat_ref} was already released.")
+        return Plan([Leg(wallet.ref, seat.ref, amount)])
+
+    return execute(
+        key=f"seat_topup:{seat_ref}:{deal_number}",
+        kind=JournalKind.SEAT_HOLD,
+        currency=currency,
+        accounts=[wallet, seat],
+        meta={
+            **(meta or {}),
+            "seat": seat_ref,
+            "table": table_ref,
+            "user": uid,
+            "amount": amount,
+            "top_up_after_deal": deal_number,
+        },
+        plan=plan,
+        created_by_id=uid,
+    )
+
+
 def release_seat(
     seat_ref: str, *, currency: Currency = Currency.INR, meta: Mapping[str, Any] | None = None
 ) -> Journal:

@@ -20,11 +20,16 @@ Decisions beyond RULES.md:
 - A missed move after drawing (R-TURN-6): the drawn card goes onto the open pile, face up,
   whichever pile it came from, so the hand is as it was before the turn. Putting a closed-pile
   card back on the closed pile would tell the player the next player's card.
-- A missed move empties the player's extra-time bank (it ran out) and counts as a turn had: a
-  player who missed their first turn is no longer in for a deal show (R-SHOW-3).
-- First drop (R-DROP-1) means the player has never drawn in this deal; a missed turn without
-  a draw does not end it.
-- The open-pile joker exception (R-TURN-2) lasts until the deal's first draw.
+- A missed move empties the player's extra-time bank (it ran out) and counts as a turn had
+  (R-TURN-7): a player who missed their first turn is no longer in for a deal show (R-SHOW-3),
+  and a drop after it is a middle drop (R-DROP-1, R-DROP-2).
+- The open-pile joker exception (R-TURN-2) lasts for the first turn of the deal only: it ends
+  with that turn (a draw, discard, drop or missed move), whoever is next.
+- Leaving the table during a deal (:func:`leave`, R-MONEY-5) is a drop, first or middle by the
+  player's turns, even after drawing (the drawn card goes back on the open pile, as after a
+  missed move) and even out of turn. A declarer who leaves before declaring has not sent a
+  grouping in time: a wrong show (R-DECL-1). A player who leaves after another's valid
+  declaration is scored as a show not sent in time (R-SHOW-1).
 - Finishing with the card just taken from the open pile is allowed: the finish slot is not the
   open pile (R-TURN-3 is about discards).
 - A saved grouping (R-SHOW-1) counts as it stands on the hand at the show deadline: cards the
@@ -186,7 +191,7 @@ class DealState:
     """The card the turn player drew this turn, None before drawing."""
     drawn_from: Source | None = None
     first_open_joker: bool = False
-    """The first open card is a joker and nobody has drawn yet: it may be picked (R-TURN-2)."""
+    """The first open card is a joker and the deal's first turn is on: it may be picked (R-TURN-2)."""
     finish_card: Card | None = None
     reshuffles: int = 0
 
@@ -445,7 +450,7 @@ def start_deal(
             events.append(_dropped_event(state.seats[index], auto=True))
     if _in_deal_count(state) == 1:
         return _last_one_wins(state, now_ms, events)
-    return _next_turn(state, dealer, now_ms, events)
+    return _next_turn(state, dealer, now_ms, events, first=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,13 +559,63 @@ def drop(state: DealState, action: Drop) -> Step:
     index = _on_turn(state, action.player, action.at, "drop")
     if state.drawn is not None:
         raise IllegalAction("drop_after_draw", "you can drop only on your turn before drawing a card")
-    seat = state.seats[index]
-    if seat.has_drawn:
-        seat = replace(seat, outcome=Outcome.MIDDLE_DROP, score=state.variant.middle_drop)
-    else:
-        seat = replace(seat, outcome=Outcome.FIRST_DROP, score=state.variant.first_drop)
+    seat = _dropped(state, state.seats[index])
     state = replace(_with_seat(state, index, seat), now_ms=action.at)
     return _after_leaving(state, index, action.at, [_dropped_event(seat)])
+
+
+def _dropped(state: DealState, seat: Seat) -> Seat:
+    """The seat dropped: a first drop only on the player's first turn before drawing; a missed
+    turn is a turn had (R-DROP-1, R-DROP-2, R-TURN-7)."""
+    if seat.has_drawn or seat.turns > 0:
+        return replace(seat, outcome=Outcome.MIDDLE_DROP, score=state.variant.middle_drop)
+    return replace(seat, outcome=Outcome.FIRST_DROP, score=state.variant.first_drop)
+
+
+def leave(state: DealState, player: str, at: int) -> Step:
+    """``player`` leaves the table during the deal (R-MONEY-5): a drop now, in turn or not;
+    the declarer's wrong show (R-DECL-1); after a valid declaration, a show not sent (R-SHOW-1).
+    """
+    index = state.seat_of(player)
+    seat = state.seats[index]
+    if state.phase is Phase.OVER:
+        raise IllegalAction("deal_over", "the deal is over")
+    _check_clock(state, at)
+    if not seat.in_deal:
+        return Step(replace(state, now_ms=at), ())
+    if state.phase is Phase.SHOW:
+        if seat.saved is None:
+            scored = replace(seat, outcome=Outcome.SHOW_TIMEOUT, score=state.variant.show_timeout)
+        else:
+            scored = _shown(state, seat, _fit(seat.saved, seat.hand))
+        state = replace(_with_seat(state, index, scored), now_ms=at)
+        events = [Event("show_timed_out", {"players": [player]})]
+        if _in_deal_count(state) == 0:
+            return _close(state, at, events)
+        return Step(state, tuple(events))
+    if state.phase is Phase.DECLARING and index == state.turn:
+        return _wrong_show(state, index, None, "you left the table before declaring", at)
+    open_pile = state.open_pile
+    if index == state.turn and state.drawn is not None:
+        seat = replace(seat, hand=_without(seat.hand, state.drawn))
+        open_pile = (*open_pile, state.drawn)
+        state = replace(state, drawn=None, drawn_from=None)
+    seat = _dropped(state, seat)
+    state = replace(_with_seat(state, index, seat), open_pile=open_pile, now_ms=at)
+    events = [_dropped_event(seat)]
+    if index == state.turn and state.phase is Phase.PLAY:
+        return _after_leaving(state, index, at, events)
+    if _in_deal_count(state) == 1:  # the one left in wins, the declarer too (R-MONEY-5)
+        return _last_one_wins(state, at, events)
+    return Step(state, tuple(events))
+
+
+def end_show(state: DealState, at: int) -> Step:
+    """Close the show now (the game ended with one player left, R-MONEY-5): whoever has not
+    shown is scored as at the show deadline (R-SHOW-1)."""
+    if state.phase is not Phase.SHOW:
+        raise IllegalAction("not_show_time", "nobody has declared: there is nothing to show yet")
+    return _end_show(state, at)
 
 
 def finish(state: DealState, action: Finish) -> Step:
@@ -728,13 +783,23 @@ def _after_leaving(state: DealState, index: int, at: int, events: list[Event]) -
     return _next_turn(state, index, at, events)
 
 
-def _next_turn(state: DealState, after: int, at: int, events: list[Event]) -> Step:
-    """Start the turn of the next player still in the deal after seat ``after``."""
+def _next_turn(state: DealState, after: int, at: int, events: list[Event], *, first: bool = False) -> Step:
+    """Start the turn of the next player still in the deal after seat ``after``. Any turn but
+    the deal's first ends the open-joker exception (R-TURN-2)."""
     count = len(state.seats)
     index = next(
         (after + step) % count for step in range(1, count + 1) if state.seats[(after + step) % count].in_deal
     )
-    state = replace(state, phase=Phase.PLAY, turn=index, since_ms=at, drawn=None, drawn_from=None, now_ms=at)
+    state = replace(
+        state,
+        phase=Phase.PLAY,
+        turn=index,
+        since_ms=at,
+        drawn=None,
+        drawn_from=None,
+        now_ms=at,
+        first_open_joker=state.first_open_joker and first,
+    )
     events.append(Event("turn", {"player": state.seats[index].player, "deadline_ms": state.deadline_ms}))
     return Step(state, tuple(events))
 

@@ -16,10 +16,24 @@ Decisions beyond RULES.md:
 - Pool tables charge the entry fee on joining; a player who leaves before the start is
   refunded and cannot join that same table again (the fee's idempotency is per table and user).
 - A player who leaves a running game (R-MONEY-5) is out of the game at once, like an eliminated
-  player; in the running deal they are dropped on their next turn (before drawing), and are
-  scored as the deal scores them. Their fee stays in the pool.
-- A 21-card seat holds exactly 200 x point value on joining (R-21-8); a player whose held
-  balance falls below that is stood up (and paid out) before the next deal.
+  player, and out of the running deal at once (:func:`games.engine.deal.leave`: a drop, a
+  wrong show while declaring, a show not sent after a declaration). Their fee stays in the
+  pool; when one player is left in the game they win it at once, and no fee is ever refunded
+  once the game has started.
+- "Leave after this deal" (:class:`LeaveAfterDeal`) marks the player; when the deal ends they
+  leave as if they had pressed Leave then (pool: a forfeit unless the game is over; 21-card:
+  the seat is released after the settlement).
+- A 21-card seat holds exactly 200 x point value on joining (R-21-8). After each deal a seat
+  below that is topped back up from the wallet (R-21-9): the server passes each seated
+  player's wallet balance in the :class:`Timeout` that ends the pause (``funds``); only a
+  player whose wallet cannot cover the top-up is stood up, and the whole table is told why.
+- Every stand-up, top-up, removal and wait is an event for the whole table with a ``reason``
+  in plain words.
+- R-POOL-4: the rejoin offer of a deal (eligibility and restart score) is fixed when the deal
+  ends, from the players not eliminated in it (``rejoin_score``); rejoins never change it.
+- R-POOL-7: a player who left is out of the game like an eliminated one; the automatic split
+  is checked after every deal, and again when a player leaves between deals (the standings
+  are still those at the end of the last deal).
 - A manual split offer (R-POOL-6) is withdrawn when any player declines; a rejoin changes who
   remains, so the offer is recomputed and earlier answers are cleared.
 - The toss is verifiable like the deal (R-DEAL-5 applied to R-TOSS-1): the ``toss`` event
@@ -126,6 +140,8 @@ class Player:
     """R-DROP-4: dropped from every deal that starts while this is on."""
     held: int = 0
     """21-card: the balance held on the seat, in paise."""
+    leaving: bool = False
+    """Asked to leave after the current deal."""
 
     @property
     def in_game(self) -> bool:
@@ -144,6 +160,15 @@ class Join:
 @dataclass(frozen=True, slots=True)
 class Leave:
     player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveAfterDeal:
+    """``on=True``: leave when the current deal ends; ``on=False``: stay after all."""
+
+    player: str
+    on: bool
     at: int
 
 
@@ -190,13 +215,26 @@ class Cancel:
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """Apply the table's deadline: a missed move or show in the deal, the end of a countdown,
-    a rejoin window or a pause. Refused before the deadline (``not_expired``)."""
+    a rejoin window or a pause. Refused before the deadline (``not_expired``).
+
+    ``funds``: on a 21-card table, each seated player's wallet balance in paise, so the end of
+    the pause can top seats back up (R-21-9); a player not named has nothing to top up with."""
 
     at: int
+    funds: tuple[tuple[str, int], ...] = ()
 
 
 Command: TypeAlias = (
-    Join | Leave | SetAutoDrop | Rejoin | AnswerSplit | NextDeal | Cancel | Timeout | PlayerAction
+    Join
+    | Leave
+    | LeaveAfterDeal
+    | SetAutoDrop
+    | Rejoin
+    | AnswerSplit
+    | NextDeal
+    | Cancel
+    | Timeout
+    | PlayerAction
 )
 
 
@@ -255,6 +293,15 @@ class ReleaseSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class TopUpSeat:
+    """R-21-9: move ``amount`` from the player's wallet onto their seat before deal ``deal_number + 1``."""
+
+    player: str
+    amount: int
+    deal_number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Settle21:
     deal_number: int
     transfers: tuple[tuple[str, str, int], ...]
@@ -270,6 +317,7 @@ Money: TypeAlias = (
     | PaySplit
     | HoldSeat
     | ReleaseSeat
+    | TopUpSeat
     | Settle21
 )
 
@@ -302,6 +350,8 @@ class TableState:
     ready: bool = False
     """The next deal is due: the server applies NextDeal now."""
     rejoin_open: tuple[str, ...] = ()
+    rejoin_score: int | None = None
+    """R-POOL-4: the restart score offered to the players eliminated in the last deal."""
     split_offer: bool = False
     split_accepted: tuple[str, ...] = ()
     winner: str | None = None
@@ -392,6 +442,7 @@ class TableState:
             "countdown": self.countdown,
             "ready": self.ready,
             "rejoin_open": list(self.rejoin_open),
+            "rejoin_score": self.rejoin_score,
             "split_offer": self.split_offer,
             "split_accepted": list(self.split_accepted),
             "winner": self.winner,
@@ -424,6 +475,7 @@ class TableState:
             countdown=bool(data["countdown"]),
             ready=bool(data["ready"]),
             rejoin_open=tuple(data["rejoin_open"]),
+            rejoin_score=data.get("rejoin_score"),
             split_offer=bool(data["split_offer"]),
             split_accepted=tuple(data["split_accepted"]),
             winner=data["winner"],
@@ -485,6 +537,8 @@ def apply(state: TableState, command: Command) -> Progress:
         new = _join(state, command, out)
     elif isinstance(command, Leave):
         new = _leave(state, command, out)
+    elif isinstance(command, LeaveAfterDeal):
+        new = _leave_after_deal(state, command, out)
     elif isinstance(command, SetAutoDrop):
         new = _set_auto_drop(state, command, out)
     elif isinstance(command, Rejoin):
@@ -506,15 +560,25 @@ def _with_player(state: TableState, player: Player) -> TableState:
     return replace(state, players=tuple(player if p.name == player.name else p for p in state.players))
 
 
-def _rewait(state: TableState, at: int) -> TableState:
+def _rewait(state: TableState, at: int, out: _Out | None = None) -> TableState:
     """WAITING: start or stop the countdown as the number of seated players changes."""
     enough = len(state.seated) >= MIN_PLAYERS
     if enough and not state.countdown:
         return replace(state, countdown=True, since_ms=at, ready=len(state.seated) >= state.rules.seats)
     if not enough:
-        return replace(
-            state, countdown=False, ready=False, opened_ms=at if not state.seated else state.opened_ms
-        )
+        opened = at if not state.seated or state.countdown else state.opened_ms
+        if state.countdown and out is not None:
+            out.events.append(
+                Event(
+                    "waiting",
+                    {
+                        "players": [p.name for p in state.seated],
+                        "reason": "the start countdown stopped: fewer than two players are seated",
+                        "deadline_ms": opened + state.rules.wait_ms,
+                    },
+                )
+            )
+        return replace(state, countdown=False, ready=False, opened_ms=opened)
     if len(state.seated) >= state.rules.seats:
         return replace(state, ready=True)
     return state
@@ -554,17 +618,26 @@ def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
         raise IllegalAction("already_left", "you have left this table")
     if state.phase in (Phase.FINISHED, Phase.CANCELLED):
         raise IllegalAction("table_closed", "this table is closed")
-    left = replace(player, status=Status.LEFT)
-    out.events.append(
-        Event("left", {"player": name, "forfeit": state.is_pool and state.phase is not Phase.WAITING})
-    )
+    forfeit = state.is_pool and state.phase is not Phase.WAITING and player.status is Status.IN
+    if state.phase is Phase.WAITING:
+        reason = "left before the game started: the entry fee is back in the wallet"
+        if not state.is_pool:
+            reason = "left the table: the seat balance is back in the wallet"
+    elif forfeit:
+        reason = "left the game: the entry fee stays in the prize pool"
+    elif state.is_pool:
+        reason = "left the table"
+    else:
+        reason = "left the table: the seat balance goes back to the wallet after the deal is settled"
+    out.events.append(Event("left", {"player": name, "forfeit": forfeit, "reason": reason}))
+    left = replace(player, status=Status.LEFT, leaving=False)
     if state.phase is Phase.WAITING:
         if state.is_pool:
             out.money.append(RefundEntry(name, state.rules.entry_fee))
             state = replace(state, prize_pool=state.prize_pool - state.rules.entry_fee)
         else:
             out.money.append(ReleaseSeat(name))
-        return _rewait(_with_player(state, left), command.at)
+        return _rewait(_with_player(state, left), command.at, out)
     # 21-card: a seat in the running deal is settled with it before it is released.
     in_running_deal = state.phase is Phase.PLAYING and state.deal is not None and name in state.deal.players
     state = _with_player(state, left)
@@ -575,12 +648,48 @@ def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
         out.money.append(ReleaseSeat(name))
     state = replace(state, rejoin_open=tuple(n for n in state.rejoin_open if n != name))
     if state.phase is Phase.PLAYING:
-        return _auto_drops(state, command.at, out)
+        assert state.deal is not None
+        if in_running_deal and state.deal.phase is not deals.Phase.OVER:
+            step = deals.leave(state.deal, name, max(command.at, state.deal.now_ms))
+            out.events.extend(step.events)
+            state = replace(state, deal=step.state)
+        if state.is_pool and len(state.remaining) == 1:
+            # One player left in the game wins it at once, even mid-deal (R-MONEY-5): the deal
+            # is closed for its record (a show still open ends now) but eliminates nobody.
+            assert state.deal is not None
+            if state.deal.phase is deals.Phase.SHOW:
+                step = deals.end_show(state.deal, max(command.at, state.deal.now_ms))
+                out.events.extend(step.events)
+                state = replace(state, deal=step.state)
+            assert state.deal is not None
+            assert state.deal.phase is deals.Phase.OVER
+            return _deal_over(state, command.at, out, game_winner=state.remaining[0].name)
+        return _after_deal_step(state, command.at, out)
     if state.is_pool and state.phase is Phase.BETWEEN:
-        return _after_standings(state, command.at, out, recheck_split=True)
+        return _after_standings(state, command.at, out, recheck_split=True, auto_split=True)
     if not state.is_pool and state.phase is Phase.BETWEEN and len(state.seated) < MIN_PLAYERS:
         return replace(state, ready=False)
     return state
+
+
+def _leave_after_deal(state: TableState, command: LeaveAfterDeal, out: _Out) -> TableState:
+    player = state.player(command.player)
+    if player.status not in (Status.SEATED, Status.IN):
+        raise IllegalAction("not_playing", "you are not playing at this table")
+    if state.phase is not Phase.PLAYING:
+        raise IllegalAction("no_deal", "no deal is being played: press Leave to leave now")
+    if player.leaving == command.on:
+        return state
+    out.events.append(
+        Event(
+            "leaving_after_deal" if command.on else "staying",
+            {
+                "player": command.player,
+                "reason": "will leave when this deal ends" if command.on else "will stay after this deal",
+            },
+        )
+    )
+    return _with_player(state, replace(player, leaving=command.on))
 
 
 def _set_auto_drop(state: TableState, command: SetAutoDrop, out: _Out) -> TableState:
@@ -608,18 +717,13 @@ def _rejoin(state: TableState, command: Rejoin, out: _Out) -> TableState:
     deadline = state.deadline_ms
     if deadline is not None and command.at > deadline:
         raise IllegalAction("rejoin_not_allowed", "you cannot rejoin: the rejoin time is over")
-    check = pool.rejoin_check(
-        state.variant,
-        entry_fee=state.rules.entry_fee,
-        rejoin_max_fee=state.rules.fee_limit,
-        scores_in_game=[p.score for p in state.remaining],
-    )
-    if not check.allowed or check.score is None:
-        raise IllegalAction("rejoin_not_allowed", f"you cannot rejoin: {check.reason}")
+    # R-POOL-4: the offer made when the deal ended stands, whoever rejoined before.
+    score = state.rejoin_score
+    assert score is not None, "a rejoin offer always has its restart score"
     number = player.rejoins + 1
     out.money.append(ChargeRejoin(name, state.rules.entry_fee, number))
-    out.events.append(Event("rejoined", {"player": name, "score": check.score, "rejoins": number}))
-    state = _with_player(state, replace(player, status=Status.IN, score=check.score, rejoins=number))
+    out.events.append(Event("rejoined", {"player": name, "score": score, "rejoins": number}))
+    state = _with_player(state, replace(player, status=Status.IN, score=score, rejoins=number))
     state = replace(
         state,
         prize_pool=state.prize_pool + state.rules.entry_fee,
@@ -761,15 +865,19 @@ def _timeout(state: TableState, command: Timeout, out: _Out) -> TableState:
     if state.phase is Phase.WAITING:
         if state.countdown:
             return replace(state, ready=True)
-        return _cancel(state, {"reason": "not enough players in time"}, out)
+        return _cancel(
+            state,
+            {"reason": "not enough players came in time: every fee and seat balance is back in the wallet"},
+            out,
+        )
     # BETWEEN: the rejoin window, split offer or pause is over.
     if state.rejoin_open or state.split_offer:
         out.events.append(
             Event("decisions_closed", {"rejoin_missed": list(state.rejoin_open), "split": False})
         )
-    state = replace(state, rejoin_open=(), split_offer=False, split_accepted=())
+    state = replace(state, rejoin_open=(), rejoin_score=None, split_offer=False, split_accepted=())
     if not state.is_pool:
-        return _points21_ready(state, at, out)
+        return _points21_ready(state, at, out, dict(command.funds))
     return replace(state, ready=True)
 
 
@@ -798,7 +906,9 @@ def _after_deal_step(state: TableState, at: int, out: _Out) -> TableState:
     return _auto_drops(state, at, out)
 
 
-def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
+def _deal_over(state: TableState, at: int, out: _Out, *, game_winner: str | None = None) -> TableState:
+    """The deal is over: settle it (21-card) or add up the totals (pool). ``game_winner``: the
+    one player left in a pool game after a leave, who wins it at once (R-MONEY-5)."""
     over = state.deal
     assert over is not None
     out.deal_over = over
@@ -835,7 +945,7 @@ def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
         out.events.append(
             Event("settled", {"number": state.deal_number, "net": {r.player: r.net for r in result.players}})
         )
-        return state
+        return _leave_now(state, at, out)
     # Pool: totals, eliminations (R-POOL-2).
     scores = {r.player: r.score for r in result.players}
     eliminated: list[str] = []
@@ -844,6 +954,8 @@ def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
         if p.name in scores and p.status is Status.IN:
             total = p.score + scores[p.name]
             status = Status.ELIMINATED if pool.is_eliminated(state.variant, total) else Status.IN
+            if game_winner is not None:
+                status = Status.IN
             if status is Status.ELIMINATED:
                 eliminated.append(p.name)
             players.append(replace(p, score=total, status=status))
@@ -860,6 +972,10 @@ def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
             },
         )
     )
+    if game_winner is not None:
+        return _end_with_winner(state, game_winner, out)
+    if not state.remaining:
+        return _end_all_out(state, eliminated, out)
     if len(state.remaining) >= MIN_PLAYERS:
         check = pool.rejoin_check(
             state.variant,
@@ -868,14 +984,39 @@ def _deal_over(state: TableState, at: int, out: _Out) -> TableState:
             scores_in_game=[p.score for p in state.remaining],
         )
         if check.allowed and eliminated:
-            state = replace(state, rejoin_open=tuple(eliminated))
+            state = replace(state, rejoin_open=tuple(eliminated), rejoin_score=check.score)
             out.events.append(
                 Event(
                     "rejoin_offered",
                     {"players": eliminated, "score": check.score, "deadline_ms": at + state.rules.rejoin_ms},
                 )
             )
-    return _after_standings(state, at, out, recheck_split=True, auto_split=True)
+    state = _after_standings(state, at, out, recheck_split=True, auto_split=True)
+    return _leave_now(state, at, out)
+
+
+def _leave_now(state: TableState, at: int, out: _Out) -> TableState:
+    """The deal is over: players who asked to leave after it leave now."""
+    for p in state.players:
+        if p.leaving and state.phase is Phase.BETWEEN and state.player(p.name).status is not Status.LEFT:
+            state = _leave(state, Leave(p.name, at), out)
+    return replace(state, players=tuple(replace(p, leaving=False) for p in state.players))
+
+
+def _end_all_out(state: TableState, eliminated: Sequence[str], out: _Out) -> TableState:
+    """The deal's winner had left and it eliminated everyone else. Decision: the player(s)
+    eliminated with the lowest total win; equal lowest totals share the prize pool equally."""
+    lowest = min(state.player(name).score for name in eliminated)
+    winners = [state.player(name) for name in eliminated if state.player(name).score == lowest]
+    if len(winners) == 1:
+        return _end_with_winner(replace(state, players=_reinstated(state, winners)), winners[0].name, out)
+    state = replace(state, players=_reinstated(state, winners))
+    return _end_with_split(state, state.now_ms, out, manual=False)
+
+
+def _reinstated(state: TableState, winners: Sequence[Player]) -> tuple[Player, ...]:
+    names = {p.name for p in winners}
+    return tuple(replace(p, status=Status.IN) if p.name in names else p for p in state.players)
 
 
 def _cancel_by_staff(state: TableState, command: Cancel, out: _Out) -> TableState:
@@ -905,12 +1046,9 @@ def _after_standings(
     remaining = state.remaining
     if len(remaining) == 1:
         return _end_with_winner(state, remaining[0].name, out)
-    if not remaining:
-        # Everyone left during one deal: nobody can win. Decision: the game is cancelled and
-        # the pool refunded (the wallet's refund_pool gives back every fee).
-        out.money.append(RefundAll())
-        out.events.append(Event("cancelled", {"reason": "everyone left"}))
-        return replace(state, phase=Phase.CANCELLED, prize_pool=0)
+    # A leave drops the player from the deal at once, so the last one in the game always wins
+    # a deal before the game could be left empty (R-MONEY-5: no refund once started).
+    assert remaining, "a started pool game always keeps a player until it is won"
     drops = state.drops_left(remaining)
     if auto_split and pool.auto_split_due(
         state.variant,
@@ -993,21 +1131,60 @@ def _end_with_split(state: TableState, at: int, out: _Out, *, manual: bool) -> T
     )
 
 
-def _points21_ready(state: TableState, at: int, out: _Out) -> TableState:
-    """21-card, after the pause: stand up players whose seat holds too little, then deal again."""
+def _points21_ready(
+    state: TableState, at: int, out: _Out, funds: Mapping[str, int] | None = None
+) -> TableState:
+    """21-card, after the pause: top seats back up to 200 points from the wallet (R-21-9), stand
+    up only a player whose wallet cannot, then deal again, or wait for players."""
+    funds = funds or {}
+    hold = state.rules.seat_hold
     players = []
     for p in state.players:
-        if p.status in (Status.SEATED, Status.IN) and p.held < state.rules.seat_hold:
-            out.money.append(ReleaseSeat(p.name))
-            out.events.append(
-                Event("stood_up", {"player": p.name, "reason": "the seat balance is below 200 points"})
-            )
-            p = replace(p, status=Status.LEFT)
+        if p.status in (Status.SEATED, Status.IN) and p.held < hold:
+            need = hold - p.held
+            if funds.get(p.name, 0) >= need:
+                out.money.append(TopUpSeat(p.name, need, state.deal_number))
+                out.events.append(
+                    Event(
+                        "topped_up",
+                        {
+                            "player": p.name,
+                            "amount": need,
+                            "reason": "the seat fell below 200 points and was topped up from the wallet",
+                        },
+                    )
+                )
+                p = replace(p, held=hold)
+            else:
+                out.money.append(ReleaseSeat(p.name))
+                out.events.append(
+                    Event(
+                        "stood_up",
+                        {
+                            "player": p.name,
+                            "amount": need,
+                            "reason": (
+                                "the seat fell below 200 points and the wallet cannot top it up: "
+                                "the seat balance is back in the wallet"
+                            ),
+                        },
+                    )
+                )
+                p = replace(p, status=Status.LEFT, leaving=False)
         players.append(p)
     state = replace(state, players=tuple(players))
     if len(state.seated) >= MIN_PLAYERS:
         return replace(state, ready=True)
-    out.events.append(Event("waiting", {"players": [p.name for p in state.seated]}))
+    out.events.append(
+        Event(
+            "waiting",
+            {
+                "players": [p.name for p in state.seated],
+                "reason": "fewer than two players are seated: the table waits for another player",
+                "deadline_ms": at + state.rules.wait_ms,
+            },
+        )
+    )
     return replace(
         state, phase=Phase.WAITING, countdown=False, ready=False, opened_ms=at, need_toss=True, deal=None
     )
@@ -1089,6 +1266,7 @@ __all__ = [
     "HoldSeat",
     "Join",
     "Leave",
+    "LeaveAfterDeal",
     "Money",
     "NextDeal",
     "PaySplit",
@@ -1106,6 +1284,7 @@ __all__ = [
     "Status",
     "TableState",
     "Timeout",
+    "TopUpSeat",
     "action_from_json",
     "apply",
     "open_table",

@@ -291,13 +291,23 @@ def test_the_first_open_card_joker_is_closed_once_anyone_has_drawn__R_TURN_2():
     assert Draw("bala", "open", 60_000) not in legal_actions(state, "bala")
 
 
-def test_a_first_player_who_drops_leaves_the_open_joker_to_the_next__R_TURN_2():
-    """Decision: the exception lasts until the deal's first draw."""
+def test_the_open_joker_exception_ends_with_the_first_turn_when_its_player_drops__R_TURN_2():
+    """Decision: the exception lasts for the deal's first turn only, however that turn ends."""
     state, _ = play(
         build({"asha": LOSER_13, "bala": LOOSE_13, "chet": WIN_13}, open_pile="9H"), Drop("asha", 500)
     )
-    state, _ = play(state, Draw("bala", "open", 1_000))
-    assert C("9H") in state.seats[1].hand
+    assert not state.first_open_joker
+    refused(state, Draw("bala", "open", 1_000), "joker_on_open_pile")
+    assert Draw("bala", "open", 1_000) not in legal_actions(state, "bala")
+
+
+def test_the_open_joker_exception_ends_with_a_missed_first_turn__R_TURN_2():
+    state = build({"asha": LOSER_13, "bala": LOOSE_13}, open_pile="9H", now_ms=0)
+    assert state.first_open_joker
+    state, _ = play(state, Timeout(60_000))
+    assert state.seats[state.turn].player == "bala"
+    assert not state.first_open_joker
+    refused(state, Draw("bala", "open", 61_000), "joker_on_open_pile")
 
 
 def test_upper_and_lower_jokers_cannot_be_picked_on_21_card_tables__R_TURN_2_R_21_2():
@@ -475,12 +485,17 @@ def test_a_drop_before_the_first_draw_is_a_first_drop__R_DROP_1():
         assert state.seats[state.turn].player == "bala"
 
 
-def test_a_player_who_only_missed_turns_still_first_drops__R_DROP_1():
-    """Decision: a first drop is any drop before the player's first draw."""
-    state, _ = play(build({"asha": LOSER_13, "bala": LOOSE_13}, now_ms=0), Timeout(60_000))
-    state, _ = play(state, Draw("bala", "closed", state.now_ms), Discard("bala", C("KS"), state.now_ms))
-    state, _ = play(state, Drop("asha", state.now_ms))
-    assert result_of(state, "asha")["outcome"] == "first_drop"
+def test_a_drop_after_a_missed_first_turn_is_a_middle_drop__R_TURN_7_R_DROP_2():
+    """Decision (R-TURN-7): a missed move is a turn had, so the next drop is a middle drop."""
+    for variant, score in ((POOL101, 40), (POOL201, 50), (POOL61, 30), (POINTS21, 70)):
+        hands = {"asha": "2S " * variant.hand_size, "bala": "3S " * variant.hand_size}
+        state, _ = play(build(hands, variant=variant, now_ms=0), Timeout(60_000))
+        assert state.seats[0].turns == 1
+        assert not state.seats[0].has_drawn
+        state, _ = play(state, Draw("bala", "closed", state.now_ms), Discard("bala", C("KS"), state.now_ms))
+        state, events = play(state, Drop("asha", state.now_ms))
+        assert only(events, "dropped").data["outcome"] == "middle_drop"
+        assert result_of(state, "asha")["score"] == score
 
 
 def test_a_drop_on_a_later_turn_is_a_middle_drop__R_DROP_2():
@@ -758,8 +773,8 @@ def test_the_deal_show_score_is_capped_at_half_the_full_count__R_SHOW_3():
     assert result_of(state, "chet")["score"] == 30
 
 
-def test_a_player_whose_turn_came_but_was_missed_is_no_deal_show__R_SHOW_3():
-    """Decision: a missed turn counts as a turn had."""
+def test_a_player_whose_turn_came_but_was_missed_is_no_deal_show__R_SHOW_3_R_TURN_7():
+    """Decision (R-TURN-7): a missed turn counts as a turn had."""
     state = build({"bala": LOSER_13, "asha": ASHA_NEAR_WIN}, closed_pile="KS QS", dealer=1)
     state, _ = play(state, Timeout(60_000))  # bala misses her first turn
     state, _ = play(
@@ -973,3 +988,61 @@ def test_legal_actions_before_and_after_drawing__R_TURN_1():
     every = [replace(action, at=1_000) for action in actions]
     for action in every:
         apply(state, action)  # each legal action is accepted
+
+
+# --- R-MONEY-5: leaving the table during a deal ------------------------------------------------
+
+
+def test_leaving_out_of_turn_is_a_first_drop_at_once__R_MONEY_5_R_DROP_1():
+    state, events = play_leave(near_win(), "chet", 1_000)
+    assert state.seats[2].outcome is Outcome.FIRST_DROP
+    assert state.seats[2].score == 20
+    assert only(events, "dropped").data["player"] == "chet"
+    assert state.seats[state.turn].player == "asha", "asha's turn goes on"
+    assert state.deadline_ms == near_win().deadline_ms
+
+
+def test_leaving_after_drawing_is_a_middle_drop_and_returns_the_card__R_MONEY_5_R_DROP_2():
+    state, _ = play(near_win(), Draw("asha", "closed", 1_000))
+    state, _ = play_leave(state, "asha", 2_000)
+    assert state.seats[0].outcome is Outcome.MIDDLE_DROP
+    assert state.seats[0].score == 40
+    assert state.open_pile[-1] == C("KS")
+    assert C("KS") not in state.seats[0].hand
+    assert len(state.seats[0].hand) == 13
+    assert state.seats[state.turn].player == "bala"
+
+
+def test_leaving_two_handed_hands_the_deal_to_the_other__R_MONEY_5():
+    state, _ = play_leave(build({"asha": LOSER_13, "bala": LOOSE_13}), "bala", 1_000)
+    assert state.phase is Phase.OVER
+    assert state.winner == "asha"
+    assert result_of(state, "bala")["outcome"] == "first_drop"
+
+
+def test_a_declarer_who_leaves_before_declaring_made_a_wrong_show__R_MONEY_5_R_DECL_1():
+    state, _ = play(near_win(), Draw("asha", "closed", 1_000), Finish("asha", C("QC"), 2_000))
+    state, events = play_leave(state, "asha", 3_000)
+    assert result_of_state(state, "asha") == (Outcome.WRONG_SHOW, 80)
+    assert only(events, "wrong_show").data["card"] == "QC"
+
+
+def test_leaving_after_a_valid_declaration_is_a_show_not_sent__R_MONEY_5_R_SHOW_1():
+    state, _ = play(declared_first_turn(), SaveGrouping("bala", groups(LOSER_GROUPS), 3_500))
+    state, _ = play_leave(state, "chet", 4_000)
+    assert result_of_state(state, "chet") == (Outcome.SHOW_TIMEOUT, 80)
+    state, _ = play_leave(state, "bala", 5_000)
+    assert state.phase is Phase.OVER
+    assert result_of(state, "bala")["score"] == LOSER_SCORE // 2, "the saved grouping counts"
+
+
+def play_leave(state: DealState, player: str, at: int) -> tuple[DealState, list[Any]]:
+    from games.engine.deal import leave
+
+    step = leave(state, player, at)
+    return step.state, list(step.events)
+
+
+def result_of_state(state: DealState, player: str) -> tuple[Outcome | None, int | None]:
+    seat = state.seats[state.seat_of(player)]
+    return seat.outcome, seat.score

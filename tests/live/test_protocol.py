@@ -251,7 +251,11 @@ def test_it_takes_leave_auto_drop_and_im_back__R_DROP_4_R_MONEY_5(people):
         assert carol.last_snapshot["table"]["players"][_index(carol, "carol")]["auto_drop"] is False
         assert "ack" in await carol.act("leave")
         left = next(f for f in carol.frames if f.get("type") == "left")
-        assert left["data"] == {"player": str(people["carol"].pk), "forfeit": True}
+        assert left["data"] == {
+            "player": str(people["carol"].pk),
+            "forfeit": True,
+            "reason": "left the game: the entry fee stays in the prize pool",
+        }
         await carol.close()
 
     run(body)

@@ -260,14 +260,15 @@ def test_it_seats_a_player_who_joins_mid_deal_for_the_next_deal__R_21_1_R_21_8_R
     dropper, stayer = in_turn_order(table, [alice, bob])
     services.act(table.pk, dropper, {"type": "drop"}, at=clock())  # first drop: 30 points
     assert TableEvent.objects.filter(table=table, type="toss").count() == 1
-    pass_deadline(table, clock)  # the pause: the dropper's seat is below 200 points
+    pass_deadline(table, clock)  # the pause: the dropper's seat is topped up (R-21-9)
     now = state(table)
-    assert now.player(str(dropper.pk)).status is engine.Status.LEFT
+    assert now.player(str(dropper.pk)).status is engine.Status.IN
+    assert now.player(str(dropper.pk)).held == HOLD
     assert now.phase is engine.Phase.PLAYING
-    assert set(now.deal.players) == {str(stayer.pk), str(carol.pk)}
+    assert set(now.deal.players) == {str(stayer.pk), str(carol.pk), str(dropper.pk)}
     assert TableEvent.objects.filter(table=table, type="toss").count() == 2
     assert len(hand_of(table, carol)) == 21
-    assert wallet(dropper) == MONEY - 3000
+    assert wallet(dropper) == MONEY - HOLD - 3000
     check_so_far(table, [alice, bob, carol])
 
 
@@ -284,14 +285,11 @@ def test_it_settles_each_deal_and_releases_seats__R_21_7_R_21_8_R_MONEY_3(alice,
     # alice paid her first drop (30 points = 300 paise); bob's gain less 10% rake.
     assert now.player(str(alice.pk)).held == 1700
     assert now.player(str(bob.pk)).held == 2270
-    pass_deadline(table, clock)  # alice's seat is below 200 points: she is stood up
+    pass_deadline(table, clock)  # alice's seat is below 200 points: topped up (R-21-9)
     now = state(table)
-    assert now.player(str(alice.pk)).status is engine.Status.LEFT
-    assert now.phase is engine.Phase.WAITING
-    assert wallet(alice) == 100_000 - 300
-    assert services.play_now(alice, tmpl, at=clock()).pk == table.pk, "she may sit again"
-    assert wallet(alice) == 100_000 - 300 - 2000
-    assert state(table).deal_number == 2, "the table is full again: the next deal starts"
+    assert now.player(str(alice.pk)).held == 2000
+    assert wallet(alice) == 100_000 - 2000 - 300
+    assert now.deal_number == 2, "the next deal starts at once"
     first, second = in_turn_order(table, [alice, bob])
     services.act(table.pk, first, {"type": "drop"}, at=clock())
     for user in (alice, bob):
