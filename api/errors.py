@@ -52,7 +52,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, WalletError):
         return Response(error_body(exc.code.value, exc.message), status=wallet_status(exc.code))
     if isinstance(exc, GameError):
-        return Response(error_body(exc.code, exc.message), status=409)
+        return Response(error_body(exc.code, exc.message), status=403 if exc.code == "private_table" else 409)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Not found.")
     elif isinstance(exc, DjangoPermissionDenied):

@@ -110,6 +110,9 @@ class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     payouts = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
     deal = serializers.JSONField(allow_null=True, help_text="The running deal as this user sees it.")
     last_result = serializers.JSONField(required=False, help_text="The last deal's result, once it is over.")
+    invite_code = serializers.CharField(
+        required=False, help_text="A private table you opened: the code your friends join with."
+    )
 
 
 class TableEventSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
-from games import services
+from games import access, services
 from games.models import Deal, DealHand, Seat, Table, TableStatus, TableTemplate
 from games.views_state import events_for, table_view
 from wallet import cashier
@@ -119,7 +119,7 @@ class LobbyView(ApiView):
             open_filter |= Q(template=template, status__in=_open_statuses(template.variant))
         tables: dict[int, list[Table]] = {}
         if templates:
-            for table in Table.objects.filter(open_filter).order_by("id"):
+            for table in Table.objects.filter(open_filter, private=False).order_by("id"):
                 tables.setdefault(table.template_id, []).append(table)
         data = [
             {
@@ -162,6 +162,46 @@ class PlayNowView(ApiView):
         return _table_response(services.play_now(request.user, template), request.user)
 
 
+class PrivateTableView(ApiView):
+    @extend_schema(
+        operation_id="table_open_private",
+        summary="Open a private table of this template and sit at it; share its invite_code",
+        request=None,
+        responses={201: s.TableViewSerializer, **errors(404, 409)},
+        tags=["tables"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        template = get_object_or_404(TableTemplate, pk=pk, active=True)
+        table = services.open_private(request.user, template)
+        response = _table_response(table, request.user, 201)
+        response.data = {**response.data, "invite_code": table.invite_code}
+        return response
+
+
+class LeaveAfterDealView(ApiView):
+    @extend_schema(
+        operation_id="table_leave_after_deal",
+        summary="Leave when the running deal ends (DELETE: stay after all)",
+        request=None,
+        responses={200: s.TableViewSerializer, **errors(404, 409)},
+        tags=["tables"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        return _table_response(services.leave_after_deal(table.pk, request.user, True), request.user)
+
+    @extend_schema(
+        operation_id="table_stay",
+        summary="Stay after the running deal after all",
+        request=None,
+        responses={200: s.TableViewSerializer, **errors(404, 409)},
+        tags=["tables"],
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        return _table_response(services.leave_after_deal(table.pk, request.user, False), request.user)
+
+
 class TableView(ApiView):
     @extend_schema(
         operation_id="table_view",
@@ -170,7 +210,17 @@ class TableView(ApiView):
         tags=["tables"],
     )
     def get(self, request: Request, pk: int) -> Response:
-        return _table_response(get_object_or_404(Table, pk=pk), request.user)
+        return _table_response(_visible(request, pk), request.user)
+
+
+def _visible(request: Request, pk: int) -> Table:
+    """The table, if the user may see it: a private one needs its ``code`` or an earlier seat."""
+    table = get_object_or_404(Table, pk=pk)
+    code = request.query_params.get("code") or (
+        request.data.get("code") if hasattr(request.data, "get") else None
+    )
+    access.check(table, request.user, code)
+    return table
 
 
 class TableEventsView(ApiView):
@@ -182,7 +232,7 @@ class TableEventsView(ApiView):
         tags=["tables"],
     )
     def get(self, request: Request, pk: int) -> Response:
-        table = get_object_or_404(Table, pk=pk)
+        table = _visible(request, pk)
         after = request.query_params.get("after", "0")
         if not after.isdigit():
             raise ValidationError({"after": ["A version: a whole number from 0."]})
@@ -198,8 +248,8 @@ class JoinView(ApiView):
         tags=["tables"],
     )
     def post(self, request: Request, pk: int) -> Response:
-        table = get_object_or_404(Table, pk=pk)
-        return _table_response(services.join(table.pk, request.user), request.user)
+        table = _visible(request, pk)
+        return _table_response(services.join(table.pk, request.user, code=table.invite_code), request.user)
 
 
 class LeaveView(ApiView):

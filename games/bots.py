@@ -10,8 +10,11 @@ discard, and this takes a handful of solver calls a turn instead of one per card
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from typing import Any
+
+from django.contrib.auth import get_user_model
 
 from games import services
 from games.engine import deal as deals
@@ -19,7 +22,11 @@ from games.engine import table as engine
 from games.engine.cards import Card, points
 from games.engine.solver import solve
 from games.errors import GameError
-from games.models import Table
+from games.models import Seat, Table, TableStatus
+from wallet.cashier import topup_chips
+from wallet.errors import WalletError
+
+BOT_NAMES = ("bot-asha", "bot-ravi", "bot-meera", "bot-kiran", "bot-dev")
 
 #: A first hand scoring at least this share of the full count is dropped (first drop).
 HOPELESS_SHARE = 0.9
@@ -96,3 +103,55 @@ def act(table_id: int, bot: Any, *, at: int | None = None) -> bool:
             return False  # someone (or a timeout) got there first
         raise
     return True
+
+
+def bot_users(count: int, exclude: set[int]) -> list[Any]:
+    """``count`` computer players not in ``exclude``, created (with practice chips) as needed."""
+    user_model = get_user_model()
+    bots = []
+    for index in range(len(BOT_NAMES) + count):
+        name = BOT_NAMES[index] if index < len(BOT_NAMES) else f"bot-{index}"
+        bot = user_model.objects.filter(username=name).first()
+        if bot is None:
+            bot = user_model(username=name, is_bot=True)
+            bot.set_unusable_password()
+            bot.save()
+        if bot.pk in exclude or not bot.is_bot:
+            continue
+        with contextlib.suppress(WalletError):  # already topped up today, or full
+            topup_chips(bot)
+        bots.append(bot)
+        if len(bots) == count:
+            break
+    return bots
+
+
+def fill_with_bots(table: Table) -> Table:
+    """On a practice table that allows bots: seat bots in every empty seat (the game starts)."""
+    template = table.template
+    if not template.bots_allowed or table.status not in (TableStatus.WAITING, TableStatus.STARTING):
+        return table
+    seated = set(Seat.objects.filter(table=table, left_at__isnull=True).values_list("user_id", flat=True))
+    ever = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
+    for bot in bot_users(template.seats - len(seated), ever):
+        table = services.join(table.pk, bot)
+    return table
+
+
+def refill_practice_tables() -> int:
+    """Practice tables with bots play on deal after deal: a table waiting with a person seated
+    (bots stood up, or left) gets bots in its empty seats again. Returns how many tables."""
+    waiting = Table.objects.filter(
+        template__bots_allowed=True,
+        status=TableStatus.WAITING,
+        seats__left_at__isnull=True,
+        seats__user__is_bot=False,
+    ).distinct()
+    filled = 0
+    for table in waiting.select_related("template"):
+        try:
+            fill_with_bots(table)
+            filled += 1
+        except GameError:
+            continue  # the table moved on meanwhile; the next round sees it again
+    return filled

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import client_actions, live
+from games import access, client_actions, live
 from games.errors import GameError
 from games.models import Table
 
@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 # Close codes (the reason in words comes just before, as an error frame).
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TABLE = 4404
+CLOSE_PRIVATE = 4403
 CLOSE_NO_PONG = 4408
 CLOSE_FLOOD = 4429
 CLOSE_SERVER_ERROR = 1011
@@ -63,6 +64,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_LOGIN_REQUIRED, "login_required", "log in to play or watch a table")
+            return
+        code = (parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("code") or [None])[0]
+        try:
+            allowed = await database_sync_to_async(_may_see)(self.table_id, self.user, code)
+        except Table.DoesNotExist:
+            await self.refuse(CLOSE_NO_TABLE, "no_table", "there is no such table")
+            return
+        if not allowed:
+            await self.refuse(
+                CLOSE_PRIVATE, "private_table", "this table is private: you need its invitation link or code"
+            )
             return
         group = live.group_name(self.table_id)
         # Join the group before reading the table, so no event falls between the two.
@@ -219,3 +231,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json(
             {"error": code, "message": message, "id": client_id if isinstance(client_id, str) else None}
         )
+
+
+def _may_see(table_id: int, user: Any, code: str | None) -> bool:
+    return access.may_see(Table.objects.get(pk=table_id), user, code)

@@ -72,11 +72,22 @@ class Table(models.Model):
     state = models.JSONField()
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
+    private = models.BooleanField(
+        default=False, help_text="Only players with the invitation may see or join."
+    )
+    invite_code = models.CharField(
+        max_length=12, blank=True, default="", help_text="A private table's invitation code."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         indexes = [models.Index(fields=["template", "status"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["invite_code"], condition=~models.Q(invite_code=""), name="one_table_per_invite_code"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"table {self.pk} ({self.template.name}, {self.status})"

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, F, OuterRef, Subquery
 from django.utils import timezone
 
 from games.engine import table as engine
@@ -323,15 +323,40 @@ def _record_deal_over(table: Table, state: DealState, toss: dict[str, Any] | Non
 # --- the functions views, consumers, tasks and bots call ------------------------------------
 
 
-def open_table(template: TableTemplate, *, at: int | None = None) -> Table:
-    """A new empty table of ``template``."""
+def open_table(template: TableTemplate, *, at: int | None = None, private: bool = False) -> Table:
+    """A new empty table of ``template``; a ``private`` one gets an invitation code."""
+    from games.access import new_invite_code
+
     at = now_ms() if at is None else at
     state = engine.open_table(variant_named(template.variant), rules_of(template), at)
-    return Table.objects.create(template=template, state=state.to_json())
+    for _ in range(5):  # a clash of two random codes is all but impossible; try again if it comes
+        try:
+            with transaction.atomic():
+                return Table.objects.create(
+                    template=template,
+                    state=state.to_json(),
+                    private=private,
+                    invite_code=new_invite_code() if private else "",
+                )
+        except IntegrityError:
+            continue
+    raise GameError("try_again", "could not open a table just now: try again")
 
 
-def join(table_id: int, user: Any, *, at: int | None = None) -> Table:
+def open_private(user: Any, template: TableTemplate, *, at: int | None = None) -> Table:
+    """Open a private table of ``template`` and sit ``user`` at it. Friends join with the
+    table's invitation code or link; the rules and money are those of a public table."""
+    at = now_ms() if at is None else at
+    if not template.active:
+        raise GameError("template_inactive", "this table is not offered any more")
+    with transaction.atomic():
+        table = open_table(template, at=at, private=True)
+        return join(table.pk, user, at=at, code=table.invite_code)
+
+
+def join(table_id: int, user: Any, *, at: int | None = None, code: str | None = None) -> Table:
     """Sit ``user`` at the table: pool charges the entry fee, 21-card holds 200 points (R-21-8).
+    A private table needs its invitation ``code`` (or an earlier seat at it).
 
     When the table fills, the game starts in the same transaction.
     """
@@ -343,6 +368,9 @@ def join(table_id: int, user: Any, *, at: int | None = None) -> Table:
             raise GameError("bots_not_allowed", "bots play only on practice tables that allow them")
 
     def before(table: Table, state: engine.TableState) -> None:
+        from games.access import check
+
+        check(table, user, code)
         # The seat row comes first: a 21-card hold names it.
         if (not state.has(name) or state.player(name).status is engine.Status.LEFT) and (
             len(state.seated) < state.rules.seats
@@ -369,12 +397,18 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     # Conditions on the user's own seats as subqueries: a join across the seats would mix the
     # user's seat with other players' open seats (a 21-card player stood up could not sit again).
     mine = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk)
-    candidates = Table.objects.filter(template=template, status__in=statuses).exclude(
+    candidates = Table.objects.filter(template=template, status__in=statuses, private=False).exclude(
         Exists(mine.filter(left_at__isnull=True))
     )
     if template.variant != "points21":  # a pool player who left may not join that game again
         candidates = candidates.exclude(Exists(mine))
-    candidates = candidates.order_by("id").values_list("id", flat=True)[:20]
+    # The waiting table nearest to full first (it starts soonest), then the oldest.
+    taken = Seat.objects.filter(table=OuterRef("pk"), left_at__isnull=True).values("table")
+    candidates = (
+        candidates.annotate(taken=Subquery(taken.annotate(n=Count("id")).values("n")[:1]))
+        .order_by(F("taken").desc(nulls_last=True), "id")
+        .values_list("id", flat=True)[:20]
+    )
     for table_id in list(candidates):
         try:
             return join(table_id, user, at=at)

@@ -34,7 +34,7 @@ def play_bots(table_id: int, version: int | None = None) -> int:
 @shared_task(ignore_result=True)
 def drive_bots() -> int:
     """Celery beat: move the bots of practice tables whose bot task was lost."""
-    return timers.drive_bots()
+    return timers.drive_bots() + timers.refill()
 
 
 @shared_task(ignore_result=True)

@@ -176,4 +176,13 @@ def drive_bots(*, think_seconds: float = BOT_THINK_SECONDS) -> int:
 
 def tick() -> dict[str, Any]:
     """One round of the embedded scheduler: the sweep, then the bots."""
-    return {"expired": sweep(), "bot_actions": drive_bots()}
+    return {"expired": sweep(), "bot_actions": drive_bots(), "refilled": refill()}
+
+
+def refill() -> int:
+    """Seat bots again at practice tables left waiting with a person (deal after deal)."""
+    try:
+        return bots.refill_practice_tables()
+    except Exception:
+        log.exception("the practice tables could not be refilled with bots")
+        return 0

@@ -9,6 +9,10 @@ urlpatterns = [
     path("play/<int:template_id>/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/arrange/", views.arrange, name="arrange"),
+    path("tables/<int:table_id>/leave/", views.leave, name="leave"),
+    path("private/<int:template_id>/", views.open_private, name="open_private"),
+    path("invite/", views.invite_form, name="invite_form"),
+    path("invite/<str:code>/", views.invite, name="invite"),
     path("history/", views.history, name="history"),
     path("history/deals/<int:deal_id>/", views.deal_detail, name="deal"),
 ]

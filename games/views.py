@@ -3,26 +3,22 @@ auto-arrange call, and the history of past games and deals with their verifiable
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import access, services
+from games.bots import BOT_NAMES, bot_users, fill_with_bots  # noqa: F401 (BOT_NAMES, bot_users: re-exported)
 from games.errors import GameError
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
 from games.views_state import arrangement
-from wallet.cashier import topup_chips
-from wallet.errors import WalletError
 
 OPEN_STATUSES = (TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING)
-BOT_NAMES = ("bot-asha", "bot-ravi", "bot-meera", "bot-kiran", "bot-dev")
 #: Public event types shown in a deal's replay, in order.
 REPLAY_TYPES = {
     "deal_started",
@@ -77,7 +73,7 @@ def _render_lobby(
             variants.setdefault(template.get_variant_display(), []).append(template)
     practice = [t for t in templates if t.currency == "CHIPS"]
     open_tables = (
-        Table.objects.filter(status__in=OPEN_STATUSES, template__active=True)
+        Table.objects.filter(status__in=OPEN_STATUSES, template__active=True, private=False)
         .select_related("template")
         .annotate(taken=Count("seats", filter=Q(seats__left_at__isnull=True)))
         .order_by("-id")[:30]
@@ -99,39 +95,6 @@ def _render_lobby(
     return render(request, "games/lobby.html", context, status=400 if error else 200)
 
 
-def bot_users(count: int, exclude: set[int]) -> list[Any]:
-    """``count`` computer players not in ``exclude``, created (with practice chips) as needed."""
-    user_model = get_user_model()
-    bots = []
-    for index in range(len(BOT_NAMES) + count):
-        name = BOT_NAMES[index] if index < len(BOT_NAMES) else f"bot-{index}"
-        bot = user_model.objects.filter(username=name).first()
-        if bot is None:
-            bot = user_model(username=name, is_bot=True)
-            bot.set_unusable_password()
-            bot.save()
-        if bot.pk in exclude or not bot.is_bot:
-            continue
-        with contextlib.suppress(WalletError):  # already topped up today, or full
-            topup_chips(bot)
-        bots.append(bot)
-        if len(bots) == count:
-            break
-    return bots
-
-
-def fill_with_bots(table: Table) -> Table:
-    """On a practice table that allows bots: seat bots in every empty seat (the game starts)."""
-    template = table.template
-    if not template.bots_allowed or table.status not in (TableStatus.WAITING, TableStatus.STARTING):
-        return table
-    seated = set(Seat.objects.filter(table=table, left_at__isnull=True).values_list("user_id", flat=True))
-    ever = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
-    for bot in bot_users(template.seats - len(seated), ever):
-        table = services.join(table.pk, bot)
-    return table
-
-
 @login_required
 @require_POST
 def play_now(request: HttpRequest, template_id: int) -> HttpResponse:
@@ -148,9 +111,71 @@ def play_now(request: HttpRequest, template_id: int) -> HttpResponse:
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("template"), pk=table_id)
+    if not access.may_see(table, request.user, request.GET.get("code")):
+        raise Http404("no such table")  # a private table is not revealed to the uninvited
     seated = Seat.objects.filter(table=table, user=request.user, left_at__isnull=True).exists()
     context = {"table": table, "seated": seated, "stake": stake(table.template), "me": str(request.user.pk)}
     return render(request, "games/table.html", context)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Leave now (``when=now``, the default) or after the running deal (``when=after_deal``,
+    ``when=stay`` to take that back). Before the start the fee or hold is back at once."""
+    table = get_object_or_404(Table, pk=table_id)
+    when = request.POST.get("when", "now")
+    try:
+        if when == "after_deal":
+            services.leave_after_deal(table.pk, request.user, True)
+        elif when == "stay":
+            services.leave_after_deal(table.pk, request.user, False)
+        else:
+            services.leave(table.pk, request.user)
+    except GameError as error:
+        return _render_lobby(request, error)
+    if when in ("after_deal", "stay"):
+        return redirect("games:table", table_id=table.pk)
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def open_private(request: HttpRequest, template_id: int) -> HttpResponse:
+    """Open a private table of the template and sit at it; the table page shows the invitation."""
+    template = get_object_or_404(TableTemplate, pk=template_id)
+    try:
+        table = services.open_private(request.user, template)
+    except GameError as error:
+        return _render_lobby(request, error, template.pk)
+    return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_GET
+def invite_form(request: HttpRequest) -> HttpResponse:
+    """Typing an invitation code: sends the player to its invitation page."""
+    code = access.normal_code(request.GET.get("code", ""))
+    if code:
+        return redirect("games:invite", code=code)
+    return _render_lobby(request)
+
+
+@login_required
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The invitation to a private table: who holds the code may see the table and sit."""
+    table = Table.objects.select_related("template").filter(invite_code=access.normal_code(code)).first()
+    if table is None or not access.holds_code(table, code):
+        raise Http404("no table has this invitation code")
+    if request.method == "POST":
+        try:
+            services.join(table.pk, request.user, code=table.invite_code)
+        except GameError as error:
+            context = {"table": table, "stake": stake(table.template), "error": error}
+            return render(request, "games/invite.html", context, status=400)
+        return redirect("games:table", table_id=table.pk)
+    context = {"table": table, "stake": stake(table.template), "error": None}
+    return render(request, "games/invite.html", context)
 
 
 @login_required

@@ -105,7 +105,10 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
         ("table_play_now", carol, {"pk": ctx["walk"].pk}, {}, None, 200),
         ("table_join", dave, {"pk": walk_table}, {}, None, 200),
         ("table_leave", dave, {"pk": walk_table}, {}, None, 200),
+        ("table_leave_after_deal", carol, {"pk": walk_table}, {}, None, 409),  # no deal yet
+        ("table_stay", carol, {"pk": walk_table}, {}, None, 409),
         ("staff_table_cancel", sam, {"pk": walk_table}, {}, {"reason": "test table opened by mistake"}, 200),
+        ("table_open_private", carol, {"pk": ctx["walk"].pk}, {}, None, 201),
         ("table_view", alice, {"pk": game.pk}, {}, None, 200),
         ("table_events", alice, {"pk": game.pk}, {"after": "0"}, None, 200),
         ("wallet_balance", alice, {}, {}, None, 200),
@@ -186,7 +189,7 @@ def test_every_documented_operation_answers_as_documented(monkeypatch):
         assert not errors, f"{operation_id}: {errors[0].message} at {list(errors[0].absolute_path)}"
     # The walk left the ledger whole: the reversal and every payment balance out.
     assert reconcile() == []
-    assert Table.objects.get(template=ctx["walk"]).status == "cancelled"
+    assert Table.objects.filter(template=ctx["walk"], private=False).get().status == "cancelled"
 
 
 def test_the_error_responses_match_the_documented_error_schema(monkeypatch):
