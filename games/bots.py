@@ -143,6 +143,7 @@ def refill_practice_tables() -> int:
     (bots stood up, or left) gets bots in its empty seats again. Returns how many tables."""
     waiting = Table.objects.filter(
         template__bots_allowed=True,
+        private=False,  # friends at a private table choose their own company
         status=TableStatus.WAITING,
         seats__left_at__isnull=True,
         seats__user__is_bot=False,

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games import access, services
-from games.bots import BOT_NAMES, bot_users, fill_with_bots  # noqa: F401 (BOT_NAMES, bot_users: re-exported)
+from games.bots import fill_with_bots
 from games.errors import GameError
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
 from games.views_state import arrangement
