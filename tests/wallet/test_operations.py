@@ -337,6 +337,24 @@ def test_a_deal_is_settled_once(alice, bob):
     assert balance_of(seat_spec("seat:a", alice.pk)) == 20000 + 2500 - 250
 
 
+def test_a_seat_is_topped_up_from_the_wallet_once_per_deal__R_21_9(alice):
+    fund(alice, 20500)
+    ops.hold_seat(alice, "seat:1", 20000, point_value=100, table_ref="table:1")
+    top = ops.top_up_seat(alice, "seat:1", 300, deal_number=1, table_ref="table:1")
+    assert (wallet(alice), balance_of(seat_spec("seat:1", alice.pk))) == (200, 20300)
+    assert ops.top_up_seat(alice, "seat:1", 300, deal_number=1, table_ref="table:1").pk == top.pk
+    assert wallet(alice) == 200, "the same deal's top-up is not taken twice"
+    with pytest.raises(WalletError) as refused:
+        ops.top_up_seat(alice, "seat:1", 201, deal_number=2, table_ref="table:1")
+    assert refused.value.code == "insufficient_funds"
+    ops.release_seat("seat:1")
+    with pytest.raises(WalletError) as refused:
+        ops.top_up_seat(alice, "seat:1", 100, deal_number=3, table_ref="table:1")
+    assert refused.value.code == "account_closed"
+    assert wallet(alice) == 20500
+    assert reconcile() == []
+
+
 def test_a_seat_cannot_lose_more_than_it_holds(alice, bob):
     for user, seat in ((alice, "seat:a"), (bob, "seat:b")):
         fund(user, 20000)
