@@ -14,7 +14,6 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import client_actions, live
@@ -188,11 +187,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         except GameError as error:
             await self.send_error(error.code, error.message, frame)
             return
-        answer = await database_sync_to_async(client_actions.perform)(self.table_id, self.user, frame)
+        performed = await live.in_thread(live.perform)(self.table_id, self.user, frame)
+        # The action's events and snapshot first: with the ack, the client has everything up to it.
+        for message in performed.messages:
+            await self.table_events(message)
+        answer = performed.answer
         if "ack" in answer and self.version is not None and answer["v"] > self.version:
-            # Send the action's events first: with the ack, the client has everything up to it.
-            await self.sync(self.version)
+            await self.sync(self.version)  # a write this action did not make (its id was seen)
         await self.send_json(answer)
+        await live.announce(performed)
 
     # --- frames to the client --------------------------------------------------------------------
 
@@ -201,18 +204,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         events = message["events"]
         if self.version is None or not events or events[-1]["v"] <= self.version:
             return  # sent already (after our own action, or by an earlier catch-up)
-        await self.sync(self.version, events)
+        frames = live.frames_for(message, self.user.pk, self.version)
+        if frames is None:  # a gap: read what is missing from the log
+            await self.sync(self.version, events)
+            return
+        for text in frames:
+            await self.send(text_data=text)
+        self.version = message["v"]
 
     async def sync(self, after: int | None, carried: list[dict[str, Any]] | None = None) -> None:
-        version, frames = await database_sync_to_async(live.catch_up)(
-            self.table_id, self.user, after, carried or ()
-        )
+        version, frames = await live.in_thread(live.catch_up)(self.table_id, self.user, after, carried or ())
         for frame in frames:
             await self.send_json(frame)
         self.version = version
 
     async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=live.dumps(frame))
 
     async def send_error(self, code: str, message: str, frame: dict[str, Any] | None = None) -> None:
         client_id = frame.get("id") if frame is not None else None
