@@ -22,11 +22,16 @@ from games.models import Table
 
 log = logging.getLogger(__name__)
 
+#: The websocket subprotocol of this protocol, accepted when the client offers it (a program
+#: authenticating with an API token must: docs/PROTOCOL.md).
+PROTOCOL = "rummy.v1"
+
 # Close codes (the reason in words comes just before, as an error frame).
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_NO_PONG = 4408
 CLOSE_FLOOD = 4429
+CLOSE_TOO_LARGE = 1009
 CLOSE_SERVER_ERROR = 1011
 
 
@@ -59,7 +64,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.heard = time.monotonic()
         self.pinged: float | None = None
         self.heartbeat: asyncio.Task[None] | None = None
-        await self.accept()
+        offered = self.scope.get("subprotocols") or ()
+        await self.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_LOGIN_REQUIRED, "login_required", "log in to play or watch a table")
             return
@@ -123,7 +129,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("bad_frame", "send text frames holding JSON objects")
             return
         if len(text_data) > self.max_frame_bytes or len(text_data.encode()) > self.max_frame_bytes:
-            await self.send_error("too_large", f"a frame may hold at most {self.max_frame_bytes} bytes")
+            self.version = None  # ignore whatever else is queued
+            await self.refuse(
+                CLOSE_TOO_LARGE, "too_large", f"a frame may hold at most {self.max_frame_bytes} bytes"
+            )
             return
         try:
             frame = json.loads(text_data)
