@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean lock
+.PHONY: run test lint format bench clean lock loadtest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ format: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m games.engine.bench
+
+# Bots as websocket clients against a running server (make run or make run-prod, started with the
+# same DATABASE_URL / SQLITE_PATH in the environment): make loadtest ARGS="--baseline".
+# See docs/PERFORMANCE.md.
+loadtest: $(VENV)/.dev
+	$(BIN)/python -m loadtest $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -14,7 +14,6 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import access, client_actions, live
@@ -23,12 +22,17 @@ from games.models import Table
 
 log = logging.getLogger(__name__)
 
+#: The websocket subprotocol of this protocol, accepted when the client offers it (a program
+#: authenticating with an API token must: docs/PROTOCOL.md).
+PROTOCOL = "rummy.v1"
+
 # Close codes (the reason in words comes just before, as an error frame).
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_PRIVATE = 4403
 CLOSE_NO_PONG = 4408
 CLOSE_FLOOD = 4429
+CLOSE_TOO_LARGE = 1009
 CLOSE_SERVER_ERROR = 1011
 
 
@@ -61,7 +65,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.heard = time.monotonic()
         self.pinged: float | None = None
         self.heartbeat: asyncio.Task[None] | None = None
-        await self.accept()
+        offered = self.scope.get("subprotocols") or ()
+        await self.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_LOGIN_REQUIRED, "login_required", "log in to play or watch a table")
             return
@@ -136,7 +141,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("bad_frame", "send text frames holding JSON objects")
             return
         if len(text_data) > self.max_frame_bytes or len(text_data.encode()) > self.max_frame_bytes:
-            await self.send_error("too_large", f"a frame may hold at most {self.max_frame_bytes} bytes")
+            self.version = None  # ignore whatever else is queued
+            await self.refuse(
+                CLOSE_TOO_LARGE, "too_large", f"a frame may hold at most {self.max_frame_bytes} bytes"
+            )
             return
         try:
             frame = json.loads(text_data)
@@ -200,11 +208,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         except GameError as error:
             await self.send_error(error.code, error.message, frame)
             return
-        answer = await database_sync_to_async(client_actions.perform)(self.table_id, self.user, frame)
+        performed = await live.in_thread(live.perform)(self.table_id, self.user, frame)
+        # The action's events and snapshot first: with the ack, the client has everything up to it.
+        for message in performed.messages:
+            await self.table_events(message)
+        answer = performed.answer
         if "ack" in answer and self.version is not None and answer["v"] > self.version:
-            # Send the action's events first: with the ack, the client has everything up to it.
-            await self.sync(self.version)
+            await self.sync(self.version)  # a write this action did not make (its id was seen)
         await self.send_json(answer)
+        await live.announce(performed)
 
     # --- frames to the client --------------------------------------------------------------------
 
@@ -213,18 +225,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         events = message["events"]
         if self.version is None or not events or events[-1]["v"] <= self.version:
             return  # sent already (after our own action, or by an earlier catch-up)
-        await self.sync(self.version, events)
+        frames = live.frames_for(message, self.user.pk, self.version)
+        if frames is None:  # a gap: read what is missing from the log
+            await self.sync(self.version, events)
+            return
+        for text in frames:
+            await self.send(text_data=text)
+        self.version = message["v"]
 
     async def sync(self, after: int | None, carried: list[dict[str, Any]] | None = None) -> None:
-        version, frames = await database_sync_to_async(live.catch_up)(
-            self.table_id, self.user, after, carried or ()
-        )
+        version, frames = await live.in_thread(live.catch_up)(self.table_id, self.user, after, carried or ())
         for frame in frames:
             await self.send_json(frame)
         self.version = version
 
     async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=live.dumps(frame))
 
     async def send_error(self, code: str, message: str, frame: dict[str, Any] | None = None) -> None:
         client_id = frame.get("id") if frame is not None else None

@@ -1,32 +1,40 @@
 """Live play: publish each write's events to the table's channel-layer group, and turn them
 into one connection's frames.
 
-:func:`publish` is registered in :data:`games.services.publishers` when this module is
-imported (``GamesConfig.ready`` imports it), so every write's events, after commit, reach
-every consumer of the table in every server process (the in-memory layer on the embedded
-default, Redis with ``REDIS_URL``). The message carries every event, private ones included:
-the server filters per connection (:func:`event_frame`), never the client.
+:func:`publish` is connected to :data:`games.services.after_commit` by ``GamesConfig.ready``, so
+every write's events, after commit, reach every consumer of the table in every server process
+(the in-memory layer on the embedded default, Redis with ``REDIS_URL``). The message carries
+every event, private ones included, and the table's snapshot for each viewer, built once per
+version from what the write already knows: each connection picks its own (:func:`frames_for`),
+with no database read. The server filters per connection, never the client.
 
-Each connection keeps the last version it has sent. :func:`catch_up` brings it to the
-table's current version from the events a message carried when they follow on, from the
-event log otherwise (a message lost, or two processes' messages crossing), and ends with a
-snapshot of the table as that user may see it at that version. See docs/PROTOCOL.md.
+A write made for a websocket action is not sent from the database thread: :func:`perform`
+collects it, and the consumer sends its own frames and the group message from the event loop.
+
+Each connection keeps the last version it has sent. When a message does not follow on from it
+(a message lost, or two processes' messages crossing), :func:`catch_up` reads only the missing
+events from the log, and a fresh snapshot. See docs/PROTOCOL.md.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
 
-from games import services, timers
-from games.models import Table
+from games import client_actions, services
+from games.engine import table as engine
+from games.models import Seat, Table
 from games.views_state import events_for, table_view
 
 log = logging.getLogger(__name__)
@@ -61,24 +69,141 @@ def server_ms() -> int:
     return int(time.time() * 1000)
 
 
-def publish(events: list[services.Published]) -> None:
-    """Send a write's events to each table's group. Runs after commit; a failure here is
-    logged and never undoes the write (clients resynchronise from the event log)."""
+def in_thread(function: Any) -> Any:
+    """``function`` made awaitable, run in a database thread: in the thread pool on
+    PostgreSQL, so tables wait for their own rows and not for each other (not in the one thread
+    every consumer would share, ``thread_sensitive``); in that one thread on SQLite, which has
+    one writer at a time whatever the threads."""
+    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    return database_sync_to_async(function, thread_sensitive=sqlite)
+
+
+def dumps(frame: Mapping[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))
+
+
+# --- one message per write ----------------------------------------------------------------------
+
+#: Players' names by table, so that a write's snapshots need no query while the seating holds.
+_names: dict[int, dict[int, str]] = {}
+_NAMES_KEPT = 10_000
+
+
+def names_at(table_id: int, players: Sequence[str]) -> dict[int, str]:
+    """The display names of ``players`` at the table (read once, then when someone new sits)."""
+    known = _names.get(table_id, {})
+    if any(int(name) not in known for name in players):
+        if len(_names) > _NAMES_KEPT:
+            _names.clear()
+        known = dict(Seat.objects.filter(table_id=table_id).values_list("user_id", "user__username"))
+        _names[table_id] = known
+    return known
+
+
+def views_json(written: services.Written) -> dict[str, str]:
+    """The snapshot's ``table`` for every viewer, as JSON text: key "" for a watcher, the
+    player's name for each player dealt in. Built once per version and shared."""
+    state = engine.TableState.from_json(written.state)
+    names = names_at(written.table_id, [player.name for player in state.players])
+    extra = {
+        "table": written.table_id,
+        "version": written.version,
+        "status": written.status,
+        "template": written.template_name,
+    }
+    out: dict[str, str] = {}
+    for viewer, view in engine.player_views(state).items():
+        view["players"] = [{**p, "name": names.get(int(p["player"]), p["player"])} for p in view["players"]]
+        out["" if viewer is None else viewer] = dumps({**view, **extra})
+    return out
+
+
+def message_of(written: services.Written) -> dict[str, Any]:
+    """The channel-layer message of a write: its events and every viewer's snapshot."""
+    return {
+        "type": EVENTS_MESSAGE,
+        "table": written.table_id,
+        "v": written.version,
+        "events": [event_json(event) for event in written.events],
+        "views": views_json(written),
+    }
+
+
+def safe_message_of(written: services.Written) -> dict[str, Any]:
+    """:func:`message_of`, or the events alone if the snapshots cannot be built (the
+    connections then catch up from the log): publishing must never fail."""
+    try:
+        return message_of(written)
+    except Exception:
+        log.exception("could not build the snapshots of table %s at %s", written.table_id, written.version)
+        events = [event_json(event) for event in written.events]
+        return {"type": EVENTS_MESSAGE, "table": written.table_id, "v": written.version, "events": events}
+
+
+def publish(written: services.Written) -> None:
+    """After-commit hook: send a write's message to the table's group. A failure is logged
+    and never undoes the write (clients resynchronise from the event log)."""
+    message = safe_message_of(written)
     layer = get_channel_layer()
-    if layer is None or not events:
+    if layer is None:
         return
-    by_table: dict[int, list[dict[str, Any]]] = {}
-    for event in events:
-        by_table.setdefault(event.table_id, []).append(event_json(event))
-    for table_id, batch in by_table.items():
-        try:
-            async_to_sync(layer.group_send)(
-                group_name(table_id), {"type": EVENTS_MESSAGE, "table": table_id, "events": batch}
-            )
-        except Exception:  # the write is committed: never let publishing break the caller
-            log.exception(
-                "could not publish events %s..%s of table %s", batch[0]["v"], batch[-1]["v"], table_id
-            )
+    try:
+        async_to_sync(layer.group_send)(group_name(written.table_id), message)
+    except Exception:  # the write is committed: never let publishing break the caller
+        log.exception("could not publish version %s of table %s", written.version, written.table_id)
+
+
+async def send_to_group(message: dict[str, Any]) -> None:
+    """Publish a collected message from the event loop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group_name(message["table"]), message)
+    except Exception:
+        log.exception("could not publish version %s of table %s", message["v"], message["table"])
+
+
+@dataclass(frozen=True)
+class Performed:
+    """A websocket action's answer, and the writes it committed with their messages, for the
+    consumer to send and announce from the event loop (:func:`announce`)."""
+
+    answer: dict[str, Any]
+    writes: list[services.Written]
+    messages: list[dict[str, Any]]
+
+
+def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
+    """:func:`games.client_actions.perform` with the after-commit hooks deferred, so that the
+    database thread never waits on the channel layer or the broker, and the player's answer
+    never waits on the timers."""
+    with services.deferring_hooks() as writes:
+        answer = client_actions.perform(table_id, user, frame)
+    return Performed(answer, list(writes), [safe_message_of(written) for written in writes])
+
+
+async def announce(performed: Performed) -> None:
+    """After the consumer has answered: publish the action's writes to the other connections,
+    then run the other hooks (the timers) in a database thread."""
+    for message in performed.messages:
+        await send_to_group(message)
+    for written in performed.writes:
+        await in_thread(services.run_hooks)(written, skip=(publish,))
+
+
+def frames_for(message: Mapping[str, Any], user_id: int, after: int) -> list[str] | None:
+    """A connection's frames for a message when its events follow on from ``after``: the
+    events (filtered for ``user_id``) and its snapshot, as text. None after a gap, or when the
+    message carries no snapshots: then the connection catches up from the log."""
+    events = message["events"]
+    views = message.get("views")
+    if not views or not events or events[0]["v"] != after + 1 or events[-1]["v"] != message["v"]:
+        return None
+    frames = [dumps(event_frame(event, user_id)) for event in events]
+    view = views.get(str(user_id)) or views[""]
+    frames.append(f'{{"type":"snapshot","v":{message["v"]},"ms":{server_ms()},"table":{view}}}')
+    return frames
 
 
 def snapshot_frame(table: Table, user: Any) -> dict[str, Any]:
@@ -107,13 +232,3 @@ def catch_up(
         # A gap: read the log. Events up to ``current`` are all committed with the table row.
         frames = [frame for frame in events_for(table, user, after) if frame["v"] <= current]
     return current, [*frames, snapshot_frame(table, user)]
-
-
-def register() -> None:
-    """Connect :func:`publish` and the timers to the service layer (once)."""
-    for publisher in (publish, timers.after_write):
-        if publisher not in services.publishers:
-            services.publishers.append(publisher)
-
-
-register()

@@ -1,7 +1,8 @@
 """The embedded timer (``GAME_TIMERS=embedded``, the default without ``REDIS_URL``): an asyncio
 task inside the daphne process that runs :func:`games.timers.tick` (the sweep of overdue
 deadlines, then the bots of practice tables) every second, and at once when a write sets a
-deadline sooner (:meth:`Scheduler.wake_at`, called by :func:`games.timers.after_write`).
+deadline sooner (:meth:`Scheduler.wake_at`, called by :class:`EmbeddedTimers`, the timer
+backend of embedded mode).
 
 It makes the same service calls as the Celery tasks, so a table behaves the same under
 ``make run`` as under ``make run-prod``. :func:`start_with_daphne` is called by
@@ -18,6 +19,7 @@ import logging
 import math
 import sys
 import time
+from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -99,13 +101,26 @@ class Scheduler:
 scheduler = Scheduler()
 
 
+class EmbeddedTimers:
+    """The timer backend of ``GAME_TIMERS=embedded``: wake this process's scheduler for each
+    new deadline and bot move (nothing to do outside a daphne that runs it: a shell, a test)."""
+
+    def schedule(self, table_id: int, version: int, due: datetime | None, with_bots: bool) -> None:
+        if not scheduler.running():
+            return
+        if due is not None:
+            scheduler.wake_at(due.timestamp())
+        if with_bots:
+            scheduler.wake_at(time.time() + timers.BOT_THINK_SECONDS)
+
+
 def start_with_daphne() -> bool:
     """Start the scheduler once daphne's reactor runs, in embedded mode only. True if arranged."""
     if settings.GAME_TIMERS != "embedded" or "daphne.server" not in sys.modules:
         return False
     from twisted.internet import reactor
 
-    # Startup triggers run just before the asyncio loop does: queue the start on that loop.
-    loop = reactor._asyncioEventloop  # type: ignore[attr-defined]
-    reactor.callWhenRunning(loop.call_soon, scheduler.start)  # type: ignore[attr-defined]
+    # Daphne runs Twisted on its asyncio loop: a call scheduled now runs inside that loop once
+    # it runs, where Scheduler.start finds it with asyncio.get_running_loop().
+    reactor.callLater(0, scheduler.start)  # type: ignore[attr-defined]
     return True

@@ -4,7 +4,8 @@ Each function locks the table row (``select_for_update``), reads the engine stat
 one command with :func:`games.engine.table.apply`, performs the money intents through
 :mod:`wallet.operations` (whose idempotency keys derive from the table: ``pool:table:<id>``,
 ``seat:<seat id>``, ``deal:table:<id>:<n>``), appends the events with consecutive versions,
-saves, and only after commit hands the events to the publishers. When the state says a deal
+saves, and only after commit hands what it wrote (:class:`Written`) to the after-commit hooks
+that ``GamesConfig.ready`` connects (live play, the timers). When the state says a deal
 is due (``waiting_for == "deal"``) the next deal is started in the same transaction with
 fresh seeds, so a table never rests in that state.
 
@@ -13,8 +14,10 @@ Players are named in the engine by their user id as a string.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -58,8 +61,30 @@ class Published:
     to: int | None
 
 
-#: Called after commit with each batch of events; the live-play layer connects Channels here.
-publishers: list[Callable[[list[Published]], None]] = []
+@dataclass(frozen=True)
+class Written:
+    """What one write committed, as the write knows it, so that no hook reads the table again:
+    its events, and the table they left (state, status, deadline, template)."""
+
+    table_id: int
+    version: int
+    status: str
+    state: dict[str, Any]
+    deadline: datetime | None
+    deadline_version: int | None
+    template_name: str
+    bots_allowed: bool
+    events: tuple[Published, ...]
+
+    @property
+    def due(self) -> datetime | None:
+        """The deadline this write set, if it set one."""
+        return self.deadline if self.deadline_version == self.version else None
+
+
+#: Called after each write commits, in order. Connected explicitly by ``GamesConfig.ready``
+#: (:func:`games.live.publish` and the timers' hook); a write with no events calls none.
+after_commit: list[Callable[[Written], None]] = []
 
 
 def now_ms() -> int:
@@ -154,13 +179,55 @@ def _run(
         table.deadline = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
         table.deadline_version = None if deadline is None else table.version
         table.save(update_fields=["state", "status", "version", "deadline", "deadline_version", "updated_at"])
-        transaction.on_commit(lambda: _publish(published))
+        written = Written(
+            table_id=table.pk,
+            version=table.version,
+            status=table.status,
+            state=table.state,
+            deadline=table.deadline,
+            deadline_version=table.deadline_version,
+            template_name=table.template.name,
+            bots_allowed=table.template.bots_allowed,
+            events=tuple(published),
+        )
+        transaction.on_commit(lambda: _announce(written))
     return table
 
 
-def _publish(events: list[Published]) -> None:
-    for publisher in list(publishers):
-        publisher(events)
+class _Deferred(threading.local):
+    writes: list[Written] | None = None
+
+
+_deferred = _Deferred()
+
+
+@contextmanager
+def deferring_hooks() -> Iterator[list[Written]]:
+    """Within this block (in this thread), keep each committed write for the caller instead of
+    running the after-commit hooks: the websocket consumer runs them itself once it has answered
+    (:func:`games.live.announce`). The list it yields fills as writes commit."""
+    _deferred.writes = writes = []
+    try:
+        yield writes
+    finally:
+        _deferred.writes = None
+
+
+def run_hooks(written: Written, *, skip: Iterable[Callable[[Written], None]] = ()) -> None:
+    """Run the after-commit hooks for a committed write, but those in ``skip``."""
+    skipped = tuple(skip)
+    for hook in list(after_commit):
+        if hook not in skipped:
+            hook(written)
+
+
+def _announce(written: Written) -> None:
+    if not written.events:
+        return
+    if _deferred.writes is not None:
+        _deferred.writes.append(written)
+        return
+    run_hooks(written)
 
 
 def _status(state: engine.TableState) -> str:

@@ -8,9 +8,25 @@ late, or after a restart changes nothing more than the first delivery did.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from celery import shared_task
 
 from games import client_actions, timers
+
+
+class CeleryTimers:
+    """The timer backend of ``GAME_TIMERS=celery``: a task at each deadline (a little after it,
+    so a worker's clock slightly ahead of the writer's does not find it not yet due) and a bot
+    move a second after each write; beat sweeps (``CELERY_BEAT_SCHEDULE``)."""
+
+    def schedule(self, table_id: int, version: int, due: datetime | None, with_bots: bool) -> None:
+        if due is not None:
+            expire_deadline.apply_async(
+                (table_id, version), eta=due + timers.ETA_MARGIN, expires=due + timedelta(minutes=5)
+            )
+        if with_bots:
+            play_bots.apply_async((table_id, version), countdown=timers.BOT_THINK_SECONDS)
 
 
 @shared_task(ignore_result=True, acks_late=True)

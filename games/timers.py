@@ -6,12 +6,15 @@ offer, the start countdown: R-TURN-5/6, R-DECL-1, R-SHOW-1, R-POOL-4/6) is appli
 that set it and the deadline has passed, so a timer that fires late, early or twice is
 harmless. Two ways run them, chosen by ``settings.GAME_TIMERS``:
 
-- ``celery``: after each write, :func:`after_write` sends a task with an ``eta`` at the new
-  deadline (and a bot move a second later on practice tables with bots); Celery beat runs
-  :func:`sweep` and :func:`drive_bots` every ``GAME_SWEEP_SECONDS``, so a lost task or a
+- ``celery`` (:class:`games.tasks.CeleryTimers`): after each write, a task with an ``eta`` at
+  the new deadline (and a bot move a second later on practice tables with bots); Celery beat
+  runs :func:`sweep` and :func:`drive_bots` every ``GAME_SWEEP_SECONDS``, so a lost task or a
   restarted worker delays a timeout by seconds, never forever.
-- ``embedded``: :mod:`games.scheduler` runs :func:`tick` every second inside daphne, and
-  :func:`after_write` wakes it at each new deadline.
+- ``embedded`` (:class:`games.scheduler.EmbeddedTimers`): an asyncio task inside daphne runs
+  :func:`tick` every second, and each write wakes it at its new deadline.
+
+Both implement :class:`TimerBackend`; ``GamesConfig.ready`` puts them in :data:`backends` and
+connects :func:`after_write` to the service layer. This module imports neither.
 
 The automatic split (R-POOL-7) is checked by the engine itself at the end of every deal.
 """
@@ -19,9 +22,8 @@ The automatic split (R-POOL-7) is checked by the engine itself at the end of eve
 from __future__ import annotations
 
 import logging
-import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.utils import timezone
@@ -48,50 +50,32 @@ def mode() -> str:
 # --- after each write -------------------------------------------------------------------------
 
 
-def after_write(events: list[services.Published]) -> None:
-    """Publisher: schedule the deadline each written table now has, and its bots' next move."""
-    current = mode()
-    if current == "off" or not events:
+class TimerBackend(Protocol):
+    """Runs the jobs below at the right times: :func:`expire` at each deadline, :func:`play_bots`
+    a moment after each write at a practice table with bots, and :func:`sweep` and
+    :func:`drive_bots` as a backstop every few seconds."""
+
+    def schedule(self, table_id: int, version: int, due: datetime | None, with_bots: bool) -> None:
+        """After a write brought the table to ``version``: its deadline ``due``, if any, and
+        whether its bots should move."""
+
+
+#: The backends by ``settings.GAME_TIMERS`` ("off" has none), filled by ``GamesConfig.ready``.
+backends: dict[str, TimerBackend] = {}
+
+
+def after_write(written: services.Written) -> None:
+    """After-commit hook: schedule the deadline the write set, and its bots' next move."""
+    backend = backends.get(mode())
+    if backend is None:
         return
-    if current == "embedded":
-        from games import scheduler
-
-        if not scheduler.scheduler.running():
-            return  # not inside a daphne process that runs timers (a shell, a test)
-    table_ids = sorted({event.table_id for event in events})
-    rows = Table.objects.filter(pk__in=table_ids).values_list(
-        "id", "version", "status", "deadline", "deadline_version", "template__bots_allowed"
-    )
-    for table_id, version, status, deadline, deadline_version, bots_allowed in rows:
-        due = deadline if deadline is not None and deadline_version == version else None
-        with_bots = bots_allowed and status == TableStatus.PLAYING
-        try:
-            if current == "celery":
-                _send_tasks(table_id, version, due, with_bots)
-            else:
-                _wake_scheduler(due, with_bots)
-        except Exception:  # a broker down must not fail a committed write: the sweep catches up
-            log.exception("could not schedule the timers of table %s at version %s", table_id, version)
-
-
-def _send_tasks(table_id: int, version: int, due: datetime | None, with_bots: bool) -> None:
-    from games import tasks
-
-    if due is not None:
-        tasks.expire_deadline.apply_async(
-            (table_id, version), eta=due + ETA_MARGIN, expires=due + timedelta(minutes=5)
+    with_bots = written.bots_allowed and written.status == TableStatus.PLAYING
+    try:
+        backend.schedule(written.table_id, written.version, written.due, with_bots)
+    except Exception:  # a broker down must not fail a committed write: the sweep catches up
+        log.exception(
+            "could not schedule the timers of table %s at version %s", written.table_id, written.version
         )
-    if with_bots:
-        tasks.play_bots.apply_async((table_id, version), countdown=BOT_THINK_SECONDS)
-
-
-def _wake_scheduler(due: datetime | None, with_bots: bool) -> None:
-    from games import scheduler
-
-    if due is not None:
-        scheduler.scheduler.wake_at(due.timestamp())
-    if with_bots:
-        scheduler.scheduler.wake_at(time.time() + BOT_THINK_SECONDS)
 
 
 # --- the jobs ---------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """ASGI entry point served by daphne: HTTP through Django, websockets through Channels.
 
-Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md) are checked against ALLOWED_HOSTS by
-their Origin and authenticated with the Django session cookie. In embedded mode (no
+Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md) must come from the site's own origin
+(scheme, host and port) and are authenticated with the Django session cookie, or with an API
+token offered as a subprotocol (:mod:`rummysite.websocket_auth`). In embedded mode (no
 ``REDIS_URL``) the game timers run inside this process (``games.scheduler``).
 """
 
@@ -15,11 +16,11 @@ django_asgi_app = get_asgi_application()
 
 # After Django is set up:
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
+from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
 
 http_app = django_asgi_app
 if settings.DEBUG:
@@ -32,7 +33,9 @@ if settings.DEBUG:
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

@@ -85,6 +85,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
+            # Keep each thread's connection: opening one per request or websocket frame cost a
+            # fifth of the server's time under load (docs/PERFORMANCE.md).
+            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "OPTIONS": {
                 # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue instead
                 # of failing with "database is locked" on lock upgrade.

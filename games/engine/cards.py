@@ -47,6 +47,9 @@ class Card:
     @classmethod
     def parse(cls, code: str) -> Card:
         """Parse ``7H``, ``TS``, ``AC`` or ``PJ`` (case-insensitive; ``10H`` is accepted too)."""
+        known = _BY_CODE.get(code) if isinstance(code, str) else None
+        if known is not None:  # the canonical codes, as every stored state writes them
+            return known
         if not isinstance(code, str):
             raise CardError(f"a card code must be a string, not {type(code).__name__}")
         text = code.strip().upper()
@@ -64,9 +67,7 @@ class Card:
 
     @property
     def code(self) -> str:
-        if self.rank == 0:
-            return PRINTED_JOKER_CODE
-        return RANKS[self.rank - 1] + SUITS[self.suit]
+        return _CODES[self.rank * 4 + self.suit]
 
     @property
     def suit_char(self) -> str:
@@ -81,6 +82,15 @@ class Card:
 
 PRINTED_JOKER = Card(0, 0)
 Card.PRINTED_JOKER = PRINTED_JOKER
+
+#: Each card's code by ``rank * 4 + suit``, and each card by its canonical code: a stored
+#: deal is hundreds of codes, read and written on every move.
+_CODES: tuple[str, ...] = (PRINTED_JOKER_CODE, "", "", "") + tuple(
+    RANKS[rank - 1] + SUITS[suit] for rank in range(1, 14) for suit in range(4)
+)
+_BY_CODE: dict[str, Card] = {PRINTED_JOKER_CODE: PRINTED_JOKER} | {
+    RANKS[rank - 1] + SUITS[suit]: Card(rank, suit) for rank in range(1, 14) for suit in range(4)
+}
 
 
 def parse_cards(codes: Iterable[str]) -> list[Card]:

@@ -32,6 +32,17 @@ def live_db(transactional_db):
 
 
 @pytest.fixture(autouse=True)
+def short_lived_connections():
+    """Consumers run their database work in pool threads, each with its own connection, kept
+    between calls in production (``DB_CONN_MAX_AGE``). Here each closes after its call, so no
+    thread outlives a test holding a connection (which would block dropping the test database)."""
+    kept = connection.settings_dict["CONN_MAX_AGE"]
+    connection.settings_dict["CONN_MAX_AGE"] = 0
+    yield
+    connection.settings_dict["CONN_MAX_AGE"] = kept
+
+
+@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """Each test gets its own layer: no group outlives the event loop its consumers ran on."""
     channel_layers.backends.clear()

@@ -114,16 +114,18 @@ class Conn:
         v: int | None = None,
         origin: str | None = ORIGIN,
         path: str | None = None,
+        subprotocols: list[str] | None = None,
+        cookie: bool = True,
     ) -> Conn:
         from rummysite.asgi import application
 
         headers = [(b"host", b"testserver")]
         if origin is not None:
             headers.append((b"origin", origin.encode()))
-        if user is not None:
+        if user is not None and cookie:
             headers.append((b"cookie", (await db(session_cookie)(user)).encode()))
         url = path or f"/ws/tables/{table_id}/" + ("" if v is None else f"?v={v}")
-        communicator = WebsocketCommunicator(application, url, headers=headers)
+        communicator = WebsocketCommunicator(application, url, headers=headers, subprotocols=subprotocols)
         connected, code = await communicator.connect(timeout=5)
         conn = cls(communicator, user.username if user else "anonymous")
         if not connected:

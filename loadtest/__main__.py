@@ -1,0 +1,351 @@
+"""``python -m loadtest``: drive a running server with bots over websockets and print figures.
+
+    make loadtest ARGS="--tables 10 --duration 20"   # one step against http://127.0.0.1:8000
+    make loadtest ARGS="--step"                      # double the tables until the knee
+    make loadtest ARGS="--baseline"                  # the same, then a bare echo server, as ratios
+
+Run it against a server of this project (``make run`` or ``make run-prod``) on a scratch
+database: it creates players and practice tables there. See docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from loadtest import procs
+from loadtest.players import Table
+from loadtest.setup import Seat
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The knee: the highest load whose ack p99 is under this, with nothing lost or refused.
+P99_LIMIT_MS = 100.0
+#: A step reaches its load when it achieves at least this share of the offered actions.
+ACHIEVED_SHARE = 0.95
+#: The generator is saturated when it used this share of one core.
+GENERATOR_SATURATED = 0.90
+
+
+@dataclass
+class Step:
+    """The figures of one step of load."""
+
+    target: str
+    tables: int
+    seats: int
+    offered: float
+    achieved: float = 0.0
+    actions: int = 0
+    ack_p50: float = 0.0
+    ack_p95: float = 0.0
+    ack_p99: float = 0.0
+    fanout_p99: float = 0.0
+    errors: int = 0
+    closes: int = 0
+    missing: int = 0
+    gaps: int = 0
+    server_cpu: dict[str, float] = field(default_factory=dict)
+    generator_cpu: float = 0.0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def cpu_per_1000(self) -> float:
+        return 1000 * sum(self.server_cpu.values()) / self.actions if self.actions else 0.0
+
+    @property
+    def clean(self) -> bool:
+        return not (self.errors or self.closes or self.missing or self.gaps)
+
+    @property
+    def holds(self) -> bool:
+        """Within the knee's standard: p99 under the limit, nothing lost, the load reached."""
+        return self.clean and self.ack_p99 < P99_LIMIT_MS and self.achieved >= ACHIEVED_SHARE * self.offered
+
+    @property
+    def saturated(self) -> bool:
+        return self.generator_cpu >= GENERATOR_SATURATED
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _run_step(
+    url: str, origin: str, layout: list[list[Seat]], rate: float, warmup: float, duration: float, echo: bool
+) -> tuple[list[Table], float]:
+    tables = [Table(url, origin, seats, echo=echo) for seats in layout]
+    for start in range(0, len(tables), 20):
+        await asyncio.gather(*(table.open() for table in tables[start : start + 20]))
+    await asyncio.sleep(0.5)  # the first snapshots
+    began = time.monotonic()
+    until = began + warmup
+    await asyncio.gather(*(table.drive(rate, until, timeout=10) for table in tables))
+    for table in tables:
+        table.samples.clear()
+        for player in table.players:
+            player.errors.clear()
+            player.gaps = 0
+    measured = time.monotonic()
+    await asyncio.gather(*(table.drive(rate, measured + duration, timeout=10) for table in tables))
+    elapsed = time.monotonic() - measured
+    await asyncio.sleep(0.5)  # let the last events arrive
+    for table in tables:
+        await table.close()
+    return tables, elapsed
+
+
+def run_step(
+    target: str,
+    url: str,
+    layout: list[list[Seat]],
+    *,
+    rate: float,
+    warmup: float,
+    duration: float,
+    meter: procs.CpuMeter,
+    echo: bool,
+) -> Step:
+    parsed = urlparse(url)
+    origin = f"{parsed.scheme}://{parsed.netloc}"
+    ws_url = ("wss://" if parsed.scheme == "https" else "ws://") + parsed.netloc
+    step = Step(target=target, tables=len(layout), seats=len(layout[0]), offered=rate * len(layout))
+    own_before = procs.own_cpu_seconds()
+    meter.start()
+    tables, elapsed = asyncio.run(_run_step(ws_url, origin, layout, rate, warmup, duration, echo))
+    step.server_cpu = {role: round(seconds, 2) for role, seconds in meter.stop().items()}
+    step.generator_cpu = (procs.own_cpu_seconds() - own_before) / (elapsed + warmup + 1.0)
+    samples = [sample for table in tables for sample in table.samples]
+    acks = [1000 * (s.answered - s.sent) for s in samples if s.answered is not None and s.error is None]
+    fanout = [1000 * span for table in tables for span in table.fan_out()]
+    step.actions = len(acks)
+    step.achieved = len(acks) / elapsed if elapsed else 0.0
+    step.ack_p50, step.ack_p95, step.ack_p99 = (quantile(acks, q) for q in (0.50, 0.95, 0.99))
+    step.fanout_p99 = quantile(fanout, 0.99)
+    for sample in samples:
+        if sample.error is not None:
+            step.error_kinds[sample.error] = step.error_kinds.get(sample.error, 0) + 1
+    for table in tables:
+        for player in table.players:
+            for error in player.errors:
+                step.error_kinds[error] = step.error_kinds.get(error, 0) + 1
+            step.gaps += player.gaps
+            if player.closed not in (None, "by us"):
+                step.closes += 1
+        step.missing += table.missing()
+    step.errors = sum(step.error_kinds.values())
+    return step
+
+
+def echo_layout(tables: int, seats: int, first: int) -> list[list[Seat]]:
+    return [
+        [Seat(table=first + number, player=str(position), cookie="") for position in range(seats)]
+        for number in range(tables)
+    ]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_echo() -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    server = subprocess.Popen(  # noqa: S603 (our own interpreter and module, no input)
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "loadtest.echo:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server, port
+        except OSError:
+            if server.poll() is not None:
+                raise SystemExit("the echo server did not start") from None
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("the echo server did not open its port")
+
+
+def print_step(step: Step) -> None:
+    cpu = ", ".join(f"{role} {seconds:.1f}" for role, seconds in sorted(step.server_cpu.items())) or "-"
+    print(
+        f"{step.target:7} {step.tables:5} tables  offered {step.offered:7.1f}/s"
+        f"  achieved {step.achieved:7.1f}/s"
+        f"  ack p50 {step.ack_p50:6.1f} p95 {step.ack_p95:6.1f} p99 {step.ack_p99:6.1f} ms"
+        f"  fan-out p99 {step.fanout_p99:6.1f} ms  errors {step.errors} closes {step.closes}"
+        f" missing {step.missing} gaps {step.gaps}  cpu/1000 {step.cpu_per_1000:5.1f} s ({cpu})"
+        f"  generator {100 * step.generator_cpu:3.0f}%",
+        flush=True,
+    )
+    if step.error_kinds:
+        print(f"        errors by kind: {json.dumps(step.error_kinds)}", flush=True)
+
+
+def stepping(args: argparse.Namespace, run: Any) -> tuple[list[Step], str]:
+    """Double the tables from ``--tables`` until a step fails the standard, the generator
+    saturates, or ``--max-tables``; the steps and why it stopped."""
+    steps: list[Step] = []
+    tables = args.tables
+    while True:
+        step = run(tables)
+        steps.append(step)
+        print_step(step)
+        if not args.step:
+            return steps, "one step"
+        if not step.holds:
+            return steps, "knee"
+        if step.saturated:
+            return steps, "generator saturated"
+        if tables * 2 > args.max_tables:
+            return steps, "max tables"
+        tables *= 2
+
+
+def knee(steps: list[Step]) -> Step | None:
+    holding = [step for step in steps if step.holds]
+    return max(holding, key=lambda step: step.achieved) if holding else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server under test")
+    parser.add_argument("--tables", type=int, default=5, help="tables (the first step with --step)")
+    parser.add_argument("--seats", type=int, default=2, choices=range(2, 7), help="players per table")
+    parser.add_argument("--rate", type=float, default=1.0, help="actions a second per table")
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds measured per step")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load before measuring")
+    parser.add_argument("--step", action="store_true", help="double the tables until the knee")
+    parser.add_argument("--max-tables", type=int, default=640, help="the largest step")
+    parser.add_argument(
+        "--baseline", action="store_true", help="also step a bare echo server (implies --step)"
+    )
+    parser.add_argument("--json", type=Path, help="write every step's figures here")
+    parser.add_argument(
+        "--fail-on-errors",
+        action="store_true",
+        help="exit 1 if any step had an error, a drop or an unexpected close (for CI; speed never fails)",
+    )
+    args = parser.parse_args(argv)
+    if args.baseline:
+        args.step = True
+
+    from loadtest.setup import django_setup, seat_tables
+
+    django_setup()
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    db_name = database["NAME"] if database["ENGINE"].endswith("postgresql") else None
+    port = urlparse(args.url).port or 80
+    print(
+        f"project at {args.url} ({database['ENGINE'].rsplit('.', 1)[-1]}), {args.seats} seats a table,"
+        f" {args.rate:g} action/s a table, {args.duration:g} s a step",
+        flush=True,
+    )
+
+    def project(tables: int) -> Step:
+        layout = seat_tables(tables, args.seats)
+        meter = procs.CpuMeter(port, db_name)
+        return run_step(
+            "project",
+            args.url,
+            layout,
+            rate=args.rate,
+            warmup=args.warmup,
+            duration=args.duration,
+            meter=meter,
+            echo=False,
+        )
+
+    steps, why = stepping(args, project)
+    ours = knee(steps)
+    print(f"project: stopped at {why}; knee {_describe(ours)}", flush=True)
+    everything = list(steps)
+
+    if args.baseline:
+        server, echo_port = start_echo()
+        first = 1
+        try:
+
+            def echo(tables: int) -> Step:
+                nonlocal first
+                layout = echo_layout(tables, args.seats, first)
+                first += tables
+                meter = procs.CpuMeter(echo_port, None)
+                return run_step(
+                    "echo",
+                    f"http://127.0.0.1:{echo_port}",
+                    layout,
+                    rate=args.rate,
+                    warmup=args.warmup,
+                    duration=args.duration,
+                    meter=meter,
+                    echo=True,
+                )
+
+            echo_steps, echo_why = stepping(args, echo)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        theirs = knee(echo_steps)
+        print(f"echo: stopped at {echo_why}; knee {_describe(theirs)}", flush=True)
+        everything += echo_steps
+        print_ratios(steps, echo_steps, ours, theirs, echo_why)
+
+    if args.json:
+        args.json.write_text(
+            json.dumps([{**asdict(s), "cpu_per_1000": s.cpu_per_1000} for s in everything], indent=1)
+        )
+    if args.fail_on_errors and any(not step.clean for step in everything):
+        print("FAILED: errors, drops or unexpected closes (see above)", flush=True)
+        return 1
+    return 0
+
+
+def _describe(step: Step | None) -> str:
+    if step is None:
+        return "none: even the first step missed the standard"
+    return f"{step.tables} tables, {step.achieved:.1f} actions/s, ack p99 {step.ack_p99:.1f} ms"
+
+
+def print_ratios(
+    ours_steps: list[Step], echo_steps: list[Step], ours: Step | None, theirs: Step | None, echo_why: str
+) -> None:
+    print("\nproject / echo, at the same number of tables:")
+    by_tables = {step.tables: step for step in echo_steps}
+    for step in ours_steps:
+        echo = by_tables.get(step.tables)
+        if echo is None or not echo.actions or not step.actions:
+            continue
+        print(
+            f"  {step.tables:5} tables  ack p50 x{step.ack_p50 / max(echo.ack_p50, 0.01):5.1f}"
+            f"  ack p99 x{step.ack_p99 / max(echo.ack_p99, 0.01):5.1f}"
+            f"  cpu/action x{step.cpu_per_1000 / max(echo.cpu_per_1000, 0.001):5.1f}"
+        )
+    if ours is not None and theirs is not None:
+        floor = " (at most: the echo did not reach its knee)" if echo_why != "knee" else ""
+        print(f"capacity: {100 * ours.achieved / theirs.achieved:.0f}% of the echo's{floor}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

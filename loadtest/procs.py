@@ -1,0 +1,84 @@
+"""CPU seconds of the server's processes, read from /proc (Linux), so a step can report the
+server's CPU per 1,000 actions without touching the server.
+
+The server is every process whose command line matches: daphne on the port under test, the
+Celery worker and beat of ``rummysite``, and PostgreSQL backends connected to the server's
+database. The load generator (this process) is measured apart.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+from dataclasses import dataclass
+from pathlib import Path
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Process:
+    pid: int
+    role: str
+
+
+def _cmdline(pid: str) -> list[str]:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
+
+
+def server_processes(port: int, database: str | None) -> list[Process]:
+    """The processes serving ``port``, with the Celery processes and database backends."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        args = _cmdline(pid)
+        line = " ".join(args)
+        if "daphne" in line and str(port) in args:
+            found.append(Process(int(pid), "daphne"))
+        elif "celery" in line and "rummysite" in line:
+            found.append(Process(int(pid), "celery"))
+        elif database and line.startswith("postgres: ") and f" {database} " in f"{line} ":
+            found.append(Process(int(pid), "postgres"))
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU of one process so far (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class CpuMeter:
+    """CPU used by the server's processes, per role, between :meth:`start` and :meth:`stop`."""
+
+    def __init__(self, port: int, database: str | None) -> None:
+        self.port, self.database = port, database
+        self.before: dict[int, float] = {}
+        self.processes: list[Process] = []
+
+    def start(self) -> None:
+        self.processes = server_processes(self.port, self.database)
+        self.before = {p.pid: cpu_seconds(p.pid) for p in self.processes}
+
+    def stop(self) -> dict[str, float]:
+        # Backends that appeared during the step are counted from zero.
+        seen = {p.pid for p in self.processes}
+        self.processes += [p for p in server_processes(self.port, self.database) if p.pid not in seen]
+        used: dict[str, float] = {}
+        for process in self.processes:
+            spent = cpu_seconds(process.pid) - self.before.get(process.pid, 0.0)
+            used[process.role] = used.get(process.role, 0.0) + max(spent, 0.0)
+        return used

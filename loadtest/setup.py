@@ -1,0 +1,83 @@
+"""Seat the load test's players: practice (chips) tables of a load-test template, each full and
+playing, and a session cookie per player, written straight to the server's database.
+
+This is the only part of the harness that imports Django: it runs in the harness's process
+with the same settings (``DATABASE_URL``, ``SQLITE_PATH``) as the server under test, so the
+players it seats are the ones the server knows. Nothing else of the server is used: the
+bots then play only through the websocket protocol (docs/PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+
+#: The load test's template: 101 pool for practice chips, long timers so that no move of a
+#: player on a busy machine times out during a step.
+TEMPLATE = {
+    "variant": "pool101",
+    "currency": "CHIPS",
+    "entry_fee": 100,
+    "move_seconds": 120,
+    "extra_seconds": 0,
+    "show_seconds": 120,
+    "start_countdown_seconds": 1,
+    "bots_allowed": False,
+    "active": False,  # never offered in the lobby
+}
+
+
+@dataclass(frozen=True)
+class Seat:
+    table: int
+    player: str
+    cookie: str
+
+
+def django_setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
+    os.environ.setdefault("GAME_TIMERS", "off")  # this process never runs timers itself
+    import django
+
+    django.setup()
+
+
+def seat_tables(count: int, seats: int) -> list[list[Seat]]:
+    """``count`` new full tables of ``seats`` players each, playing their first deal."""
+    django_setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils.module_loading import import_string
+
+    from accounts.models import User
+    from games import services
+    from games.models import TableTemplate
+    from wallet.cashier import topup_chips
+
+    template, _ = TableTemplate.objects.get_or_create(
+        name=f"Load test, {seats} seats", seats=seats, defaults=TEMPLATE
+    )
+    store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
+    run = secrets.token_hex(4)
+    tables: list[list[Seat]] = []
+    for number in range(count):
+        players = []
+        for position in range(seats):
+            user = User.objects.create_user(f"load-{run}-{number}-{position}")
+            topup_chips(user)
+            players.append(user)
+        table = services.open_table(template)
+        for user in players:
+            table = services.join(table.pk, user)
+        seated = []
+        for user in players:
+            session = store_class()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            assert session.session_key is not None
+            seated.append(Seat(table=table.pk, player=str(user.pk), cookie=session.session_key))
+        tables.append(seated)
+    return tables

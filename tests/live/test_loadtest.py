@@ -1,0 +1,87 @@
+"""The load harness in CI: a short run against a real daphne (the embedded default), which fails
+on errors, lost events, unexpected closes or leaked connections, never on speed (the speed
+figures are the benchmark's, docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.live.test_multiprocess import ROOT, free_port, wait_for_port
+
+
+def open_sockets(pid: int) -> int:
+    """How many sockets the process holds open."""
+    fds = Path(f"/proc/{pid}/fd")
+    count = 0
+    for fd in fds.iterdir():
+        try:
+            count += os.readlink(fd).startswith("socket:")
+        except OSError:
+            continue
+    return count
+
+
+def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "GAME_TIMERS")}
+    env.update(
+        DEBUG="1", SQLITE_PATH=str(tmp_path / "load.sqlite3"), DJANGO_SETTINGS_MODULE="rummysite.settings"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    port = free_port()
+    log = (tmp_path / "daphne.log").open("wb")
+    daphne = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "rummysite.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, daphne)
+        before = open_sockets(daphne.pid)
+        figures = tmp_path / "figures.json"
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "loadtest",
+                f"--url=http://127.0.0.1:{port}",
+                "--tables=3",
+                "--duration=3",
+                "--warmup=1",
+                f"--json={figures}",
+                "--fail-on-errors",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+        (step,) = json.loads(figures.read_text())
+        assert step["actions"] >= 6, step  # every table acted, and each action was acknowledged
+        assert (step["errors"], step["closes"], step["missing"], step["gaps"]) == (0, 0, 0, 0), step
+        # The six connections are gone from the server once the clients have closed them.
+        end = time.monotonic() + 10
+        while open_sockets(daphne.pid) > before and time.monotonic() < end:
+            time.sleep(0.2)
+        assert open_sockets(daphne.pid) <= before, "daphne still holds the load test's sockets"
+    finally:
+        daphne.terminate()
+        try:
+            daphne.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daphne.kill()
+            daphne.wait(timeout=10)
