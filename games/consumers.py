@@ -72,7 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         code = (parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("code") or [None])[0]
         try:
-            allowed = await database_sync_to_async(_may_see)(self.table_id, self.user, code)
+            allowed = await live.in_thread(_may_see)(self.table_id, self.user, code)
         except Table.DoesNotExist:
             await self.refuse(CLOSE_NO_TABLE, "no_table", "there is no such table")
             return

@@ -137,23 +137,23 @@ class Summary:
 @contextmanager
 def seeded(seed: int) -> Iterator[None]:
     """Deal and toss seeds derived from ``seed`` for the run, and no live publishing; the CSPRNG
-    and the publishers again afterwards."""
+    and the after-commit hooks again afterwards."""
     counter = itertools.count()
     original = services.new_seed
 
     def new_seed() -> bytes:
         return hashlib.sha256(f"simulate:{seed}:{next(counter)}".encode()).digest()
 
-    publishers = list(services.publishers)
+    hooks = list(services.after_commit)
     services.new_seed = new_seed  # type: ignore[assignment]
     # Nothing is published and no timer is scheduled for simulated tables: the simulator applies
     # each deadline itself (services.expire, as the timers do), at its own clock.
-    services.publishers.clear()
+    services.after_commit.clear()
     try:
         yield
     finally:
         services.new_seed = original  # type: ignore[assignment]
-        services.publishers[:] = publishers
+        services.after_commit[:] = hooks
 
 
 class Simulator:

@@ -85,8 +85,12 @@ Card.PRINTED_JOKER = PRINTED_JOKER
 
 #: Each card's code by ``rank * 4 + suit``, and each card by its canonical code: a stored
 #: deal is hundreds of codes, read and written on every move.
-_CODES: tuple[str, ...] = (PRINTED_JOKER_CODE, "", "", "") + tuple(
-    RANKS[rank - 1] + SUITS[suit] for rank in range(1, 14) for suit in range(4)
+_CODES: tuple[str, ...] = (
+    PRINTED_JOKER_CODE,
+    "",
+    "",
+    "",
+    *(RANKS[rank - 1] + SUITS[suit] for rank in range(1, 14) for suit in range(4)),
 )
 _BY_CODE: dict[str, Card] = {PRINTED_JOKER_CODE: PRINTED_JOKER} | {
     RANKS[rank - 1] + SUITS[suit]: Card(rank, suit) for rank in range(1, 14) for suit in range(4)

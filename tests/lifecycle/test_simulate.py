@@ -39,7 +39,7 @@ def test_a_seed_plays_the_same_games_again():
     assert first.deals["points21"] >= 3
     assert first.checks > 20
     assert services.new_seed.__module__ == "games.engine.shuffle", "live play keeps its CSPRNG"
-    assert services.publishers, "publishing is back after the run"
+    assert services.after_commit, "publishing is back after the run"
 
 
 @pytest.mark.django_db
