@@ -28,6 +28,10 @@ elif len(SECRET_KEY) < 50 and not DEBUG:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set when DEBUG is off, e.g. ALLOWED_HOSTS=rummy.example.com"
+    )
 
 INSTALLED_APPS = [
     "daphne",
