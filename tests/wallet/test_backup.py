@@ -24,8 +24,8 @@ FACTS = {
     "journals": "SELECT count(*) FROM wallet_journal",
     "entries": "SELECT count(*) FROM wallet_entry",
     # Double entry: every currency's entries sum to zero.
-    "unbalanced": "SELECT count(*) FROM (SELECT 1 FROM wallet_entry e JOIN wallet_account a ON a.id = e.account_id "
-    "GROUP BY a.currency HAVING sum(e.amount) <> 0) AS t",
+    "unbalanced": "SELECT count(*) FROM (SELECT 1 FROM wallet_entry e "
+    "JOIN wallet_account a ON a.id = e.account_id GROUP BY a.currency HAVING sum(e.amount) <> 0) AS t",
     "entry_total": "SELECT coalesce(sum(abs(amount)), 0) FROM wallet_entry",
     "triggers": "SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'wallet_%_append_only'",
 }

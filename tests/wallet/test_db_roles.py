@@ -27,7 +27,8 @@ def apply_roles() -> None:
     assert psql, "psql is needed on PATH"
     result = subprocess.run(
         [
-            psql, "-h", db["HOST"] or "127.0.0.1", "-p", str(db["PORT"] or 5432), "-U", db["USER"], "-d", db["NAME"],
+            psql, "-h", db["HOST"] or "127.0.0.1", "-p", str(db["PORT"] or 5432),
+            "-U", db["USER"], "-d", db["NAME"],
             "-q", "-v", f"owner={OWNER}", "-v", f"app={APP}", "-v", f"app_password={PASSWORD}",
             "-f", str(ROOT / "deploy" / "roles.sql"),
         ],
@@ -62,7 +63,8 @@ def test_the_app_role_cannot_rewrite_the_ledger_nor_change_a_table(transactional
     alice = make_user("alice")
     topup_chips(alice)
     journals, entries = Journal.objects.count(), Entry.objects.count()
-    assert journals and entries
+    assert journals
+    assert entries
     apply_roles()
     apply_roles()  # safe to run again (after every migrate)
     with as_app() as conn:
@@ -71,8 +73,8 @@ def test_the_app_role_cannot_rewrite_the_ledger_nor_change_a_table(transactional
         insufficient = "42501"  # insufficient_privilege
         for table in ("wallet_journal", "wallet_transfer", "wallet_entry"):
             assert refused(conn, f"TRUNCATE {table}") == insufficient, table
-            assert refused(conn, f"DELETE FROM {table}") == insufficient, table
-            assert refused(conn, f"UPDATE {table} SET id = id") == insufficient, table
+            assert refused(conn, f"DELETE FROM {table}") == insufficient, table  # noqa: S608
+            assert refused(conn, f"UPDATE {table} SET id = id") == insufficient, table  # noqa: S608
             assert refused(conn, f"ALTER TABLE {table} DISABLE TRIGGER ALL") == insufficient, table
             assert refused(conn, f"DROP TRIGGER {table}_append_only ON {table}") == insufficient, table
         assert refused(conn, "SET session_replication_role = replica") == insufficient
