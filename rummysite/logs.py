@@ -34,7 +34,8 @@ class JsonFormatter(logging.Formatter):
         }
         for key, value in record.__dict__.items():
             if key not in _STANDARD and not key.startswith("_"):
-                entry[key] = value
+                # Django's own records carry the request: its query string may hold anything.
+                entry[key] = f"{value.method} {value.path}" if isinstance(value, HttpRequest) else value
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str, ensure_ascii=False)
