@@ -141,7 +141,7 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 # channels-redis waits for a message with a blocking read of 5 s (BZPOPMIN); a socket timeout
 # at or under that cuts the read, and every idle websocket is closed with 1011 (redis-py 8
 # defaults to 5 s). So both sides of the socket are set here, the read timeout well above
-# the blocking read, and a connection idle for REDIS_HEALTH_CHECK_SECONDS is pinged before use.
+# the blocking read, and a connection idle for 30 s is pinged before it is used again.
 CHANNEL_LAYER_BLOCKING_READ_SECONDS = 5  # channels_redis.core.RedisChannelLayer.brpop_timeout
 REDIS_SOCKET_TIMEOUT = env_int("REDIS_SOCKET_TIMEOUT", 15, minimum=1)
 if REDIS_SOCKET_TIMEOUT <= CHANNEL_LAYER_BLOCKING_READ_SECONDS:
