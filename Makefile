@@ -53,19 +53,25 @@ loadtest: $(VENV)/.dev
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
-# Production-like serving on PostgreSQL and Redis: daphne, a Celery worker and Celery beat
-# (the game timers; see docs/PROTOCOL.md, "Timers"). Needs REDIS_URL (and usually DATABASE_URL);
-# Ctrl-C stops all three. The Procfile runs the same three processes under a process manager.
+# Production serving on PostgreSQL and Redis, DEBUG off: migrate, collect the static files
+# (WhiteNoise serves them), then daphne, a Celery worker and Celery beat (the game timers; see
+# docs/PROTOCOL.md, "Timers"). Needs SECRET_KEY, ALLOWED_HOSTS and REDIS_URL (and usually
+# DATABASE_URL); README, "Production", and docs/DEPLOY.md. Ctrl-C stops all three. The
+# Procfile runs the same three processes under a process manager.
 .PHONY: run-prod
+run-prod: export DEBUG ?= 0
 run-prod: $(VENV)/.runtime
 	@test -n "$$REDIS_URL" || { echo "run-prod needs REDIS_URL=redis://... (make run serves without it)"; exit 1; }
+	@test -n "$$SECRET_KEY" || { echo "run-prod needs SECRET_KEY: export SECRET_KEY=\$$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') (README, Production)"; exit 1; }
+	@test -n "$$ALLOWED_HOSTS" || { echo "run-prod needs ALLOWED_HOSTS, e.g. ALLOWED_HOSTS=rummy.example.com (or 127.0.0.1 to try it here: README, Production)"; exit 1; }
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	mkdir -p var
-	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker and beat"
+	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker and beat (DEBUG=$$DEBUG)"
 	trap 'trap - INT TERM HUP EXIT; kill 0' INT TERM HUP EXIT; \
 	GAME_TIMERS=celery $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
 	GAME_TIMERS=celery $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
-	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-message-size 65536 rummysite.asgi:application
+	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application
 
 # Re-lock every dependency, transitive ones included, with hashes, from the top-level lists
 # requirements.in and requirements-dev.in (README, "Dependencies"). Add UPGRADE=1 to move

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, OuterRef, Subquery
 from django.utils import timezone
 
+from games.action_log import logged
 from games.engine import table as engine
 from games.engine.actions import ActionError, action_from_json, check_action
 from games.engine.deal import DealState, Timing, deal_result
@@ -127,6 +128,7 @@ def rules_of(template: TableTemplate) -> engine.Rules:
 # --- the one write path ---------------------------------------------------------------------
 
 
+@logged
 def _run(
     table_id: int,
     command_for: Callable[[engine.TableState], engine.Command | None],

@@ -88,7 +88,7 @@ def expire(table_id: int, version: int) -> bool:
     except Table.DoesNotExist:
         return False
     except GameError as error:
-        log.warning("table %s: deadline of version %s refused: %s", table_id, version, error.message)
+        log.warning("table %s: deadline of version %s refused: %s", table_id, version, error.code)
         return False
 
 
@@ -128,7 +128,8 @@ def play_bots(table_id: int, version: int | None = None) -> int:
                 if not bots.act(table_id, seat.user):
                     break
             except GameError as error:
-                log.warning("bot %s at table %s: %s", seat.user, table_id, error.message)
+                # The code, not the message: a message may name a card, and no card is logged.
+                log.warning("bot %s at table %s: %s", seat.user.pk, table_id, error.code)
                 break
             actions += 1
     return actions

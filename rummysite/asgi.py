@@ -24,8 +24,8 @@ from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  #
 
 http_app = django_asgi_app
 if settings.DEBUG:
-    # On the embedded default (make run) daphne serves the static files itself; in
-    # production a reverse proxy serves the collected files from STATIC_ROOT.
+    # With DEBUG=1 (make run) daphne serves the static files as they are; in production
+    # WhiteNoise serves the collected, hashed and compressed ones (rummysite.storage).
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     http_app = ASGIStaticFilesHandler(django_asgi_app)

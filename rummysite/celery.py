@@ -11,3 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 app = Celery("rummysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The worker's heartbeat for /healthz (rummysite.heartbeat); beat's comes from its scheduler.
+app.steps["consumer"].add("rummysite.heartbeat:WorkerHeartbeat")

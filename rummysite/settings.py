@@ -28,6 +28,10 @@ elif len(SECRET_KEY) < 50 and not DEBUG:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set when DEBUG is off, e.g. ALLOWED_HOSTS=rummy.example.com"
+    )
 
 INSTALLED_APPS = [
     "daphne",
@@ -45,7 +49,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "rummysite.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -80,6 +86,8 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        # A database that is down answers /healthz and requests in seconds, not minutes.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 else:
     DATABASES = {
         "default": {
@@ -118,15 +126,48 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "static"
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "var" / "static")
+# Production (DEBUG=0): WhiteNoise serves the files `collectstatic` gathered in STATIC_ROOT,
+# gzip-compressed, under hashed names (cached for a year); ES modules' imports are rewritten
+# to the hashed names too (rummysite.storage). With DEBUG=1 they are served as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "rummysite.storage.StaticStorage"
+    },
+}
 
 # Channels and Celery: Redis when REDIS_URL is set, in-process otherwise.
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
+# channels-redis waits for a message with a blocking read of 5 s (BZPOPMIN); a socket timeout
+# at or under that cuts the read, and every idle websocket is closed with 1011 (redis-py 8
+# defaults to 5 s). So both sides of the socket are set here, the read timeout well above
+# the blocking read, and a connection idle for 30 s is pinged before it is used again.
+CHANNEL_LAYER_BLOCKING_READ_SECONDS = 5  # channels_redis.core.RedisChannelLayer.brpop_timeout
+REDIS_SOCKET_TIMEOUT = env_int("REDIS_SOCKET_TIMEOUT", 15, minimum=1)
+if REDIS_SOCKET_TIMEOUT <= CHANNEL_LAYER_BLOCKING_READ_SECONDS:
+    raise ImproperlyConfigured(
+        f"REDIS_SOCKET_TIMEOUT={REDIS_SOCKET_TIMEOUT} must be more than the channel layer's "
+        f"{CHANNEL_LAYER_BLOCKING_READ_SECONDS} s blocking read, or idle websockets are closed"
+    )
+REDIS_OPTIONS = {
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": 5,
+    "socket_keepalive": True,
+    "health_check_interval": 30,
+    "retry_on_timeout": True,
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_OPTIONS}]},
+        }
     }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {**REDIS_OPTIONS}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
@@ -164,15 +205,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# A load balancer probes /healthz over plain HTTP on the private network (docs/DEPLOY.md).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
-}
-
 
 # --- Back office and REST API (docs/BACKOFFICE.md, docs/API.md) ---
 INSTALLED_APPS += ["rest_framework.authtoken", "drf_spectacular", "backoffice", "api"]
@@ -194,3 +229,72 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+
+# --- Production serving (docs/DEPLOY.md) ---
+if not DEBUG:  # with DEBUG=1 daphne serves the files from static/ as they are (rummysite.asgi)
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+    )
+
+# Content-Security-Policy (django-csp): every script and style comes from our own static
+# files; no inline script, no inline style, no other origin. Websockets are same-origin.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Logs: one JSON object a line on stderr (rummysite.logs): one line per request
+# ("rummysite.request") and per table action ("games.actions"); never a card.
+LOG_FORMAT = env_str("LOG_FORMAT") or "json"
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured("LOG_FORMAT must be json or text")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {"()": "rummysite.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+    "loggers": {
+        # The request line is ours (rummysite.request); Django's own would say it twice.
+        "django.server": {"level": "WARNING"},
+        "django.request": {"level": "ERROR"},
+    },
+}
+
+# Errors to Sentry, only when SENTRY_DSN is set (nothing is sent anywhere otherwise).
+SENTRY_DSN = env_str("SENTRY_DSN") or ""
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT") or ("development" if DEBUG else "production"),
+        send_default_pii=False,
+        traces_sample_rate=0.0,
+    )
+
+# Heartbeats (rummysite.heartbeat): the Celery worker and beat each write one; /healthz
+# answers 503 when one is older than this, in GAME_TIMERS=celery mode.
+HEARTBEAT_STALE_SECONDS = env_int("HEARTBEAT_STALE_SECONDS", 30, minimum=5)
+CELERY_BEAT_SCHEDULER = "rummysite.heartbeat:BeatScheduler"
+# Redis away for a while: the worker and beat keep trying to reconnect, never give up and exit.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# The worker and beat log through LOGGING above (JSON lines), not Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

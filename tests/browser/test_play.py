@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.site import PASSWORD
 
@@ -60,7 +61,7 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
 
         # The deal starts: bob's turn (the rigged seeds), thirteen cards each.
         bob.wait_for_selector("#draw-closed:enabled")
-        alice.wait_for_function("document.querySelectorAll('#hand button.card').length === 13")
+        expect(alice.locator("#hand button.card")).to_have_count(13, timeout=30_000)
         assert alice.is_disabled("#draw-closed")
         assert "bob's turn" in alice.inner_text("#status").lower()
         assert "your turn" in bob.inner_text("#status").lower()
@@ -69,8 +70,8 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         # Reconnect: a reload brings back the same hand and the same turn.
         before, status = sorted(hand(alice)), alice.inner_text("#status")
         alice.reload()
-        alice.wait_for_function("document.querySelectorAll('#hand button.card').length === 13")
-        alice.wait_for_function("document.getElementById('status').textContent.includes('turn')")
+        expect(alice.locator("#hand button.card")).to_have_count(13, timeout=30_000)
+        expect(alice.locator("#status")).to_contain_text("turn", timeout=30_000)
         assert sorted(hand(alice)) == before
         assert alice.inner_text("#status") == status
         assert alice.is_hidden("#conn-banner")
@@ -78,7 +79,7 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
 
         # Bob draws, puts the 9♦ in the finish slot and declares the solver's grouping.
         bob.click("#draw-closed")
-        bob.wait_for_function("document.querySelectorAll('#hand button.card').length === 14")
+        expect(bob.locator("#hand button.card")).to_have_count(14, timeout=30_000)
         shot(bob, "table-phone.png")
         bob.click(f"#hand button[data-card='{FINISH_CARD}']")
         bob.click("#finish")

@@ -217,3 +217,18 @@ def test_seed_tables_is_idempotent(db):
     call_command("seed_tables")
     assert TableTemplate.objects.count() == count
     assert TableTemplate.objects.filter(currency="CHIPS", bots_allowed=True).exists()
+
+
+def test_an_empty_lobby_tells_staff_how_to_open_tables_and_players_to_come_back(client, alice, sam):
+    TableTemplate.objects.all().delete()
+    client.force_login(sam)
+    staff_page = client.get(reverse("games:lobby")).content.decode()
+    assert "No games are offered yet" in staff_page
+    assert "python manage.py seed_tables" in staff_page
+    assert reverse("admin:games_tabletemplate_add") in staff_page
+    client.force_login(alice)
+    player_page = client.get(reverse("games:lobby")).content.decode()
+    assert "No games are offered yet" in player_page
+    assert "seed_tables" not in player_page
+    chips_template()
+    assert "No games are offered yet" not in client.get(reverse("games:lobby")).content.decode()

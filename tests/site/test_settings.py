@@ -71,3 +71,22 @@ def test_deploy_check_is_clean_under_production_settings():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_production_needs_allowed_hosts():
+    result = run_manage("check", DEBUG="0", SECRET_KEY=PRODUCTION["SECRET_KEY"])
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS must be set when DEBUG is off" in result.stderr
+
+
+def test_a_redis_socket_timeout_that_would_close_idle_websockets_is_refused():
+    result = run_manage("check", REDIS_URL="redis://127.0.0.1:6379/1", REDIS_SOCKET_TIMEOUT="5")
+    assert result.returncode != 0
+    assert "REDIS_SOCKET_TIMEOUT=5 must be more than the channel layer's 5 s blocking read" in result.stderr
+
+
+def test_the_redis_socket_timeouts_agree_with_the_channel_layer(settings):
+    from channels_redis.core import RedisChannelLayer
+
+    assert RedisChannelLayer.brpop_timeout == settings.CHANNEL_LAYER_BLOCKING_READ_SECONDS
+    assert settings.REDIS_OPTIONS["socket_timeout"] > RedisChannelLayer.brpop_timeout
