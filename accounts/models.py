@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, transaction
 
 
 class User(AbstractUser):
@@ -25,3 +27,13 @@ class User(AbstractUser):
     def public_name(self) -> str:
         """The name shown to other players."""
         return self.display_name or self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new password ends every session, API token and websocket of the user (the
+        password-change page then signs its own browser in again)."""
+        changed = self._password is not None and self.pk is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if changed:
+            from accounts.sessions import revoke_everything
+
+            transaction.on_commit(lambda: revoke_everything(self))

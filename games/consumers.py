@@ -17,6 +17,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.sessions import session_group, user_group
 from games import client_actions, live
 from games.errors import GameError
 from games.models import Table
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_NO_PONG = 4408
+CLOSE_SIGNED_OUT = 4403
 CLOSE_FLOOD = 4429
 CLOSE_SERVER_ERROR = 1011
 
@@ -64,6 +66,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_LOGIN_REQUIRED, "login_required", "log in to play or watch a table")
             return
+        # Logging out closes this session's sockets, a password change or ban all the user's.
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        for auth_group in [user_group(self.user.pk)] + ([session_group(session_key)] if session_key else []):
+            await self.channel_layer.group_add(auth_group, self.channel_name)
+            self.groups.append(auth_group)
         group = live.group_name(self.table_id)
         # Join the group before reading the table, so no event falls between the two.
         await self.channel_layer.group_add(group, self.channel_name)
@@ -195,6 +202,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json(answer)
 
     # --- frames to the client --------------------------------------------------------------------
+
+    async def auth_revoked(self, message: dict[str, Any]) -> None:
+        """The session or every sign-in of the user ended (logout, password change, ban)."""
+        self.version = None
+        await self.refuse(CLOSE_SIGNED_OUT, "signed_out", "you are signed out; log in again to play")
 
     async def table_events(self, message: dict[str, Any]) -> None:
         """A write's events from the channel layer (see :func:`games.live.publish`)."""

@@ -315,6 +315,8 @@ def join(table_id: int, user: Any, *, at: int | None = None) -> Table:
     """
     at = now_ms() if at is None else at
     name = name_of(user)
+    if getattr(user, "is_staff", False) and _currency_of(table_id) != Currency.CHIPS:
+        raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
     if getattr(user, "is_bot", False):
         template = Table.objects.select_related("template").get(pk=table_id).template
         if not template.bots_allowed:
@@ -336,11 +338,17 @@ def join(table_id: int, user: Any, *, at: int | None = None) -> Table:
     return table
 
 
+def _currency_of(table_id: int) -> str:
+    return str(Table.objects.filter(pk=table_id).values_list("template__currency", flat=True).first())
+
+
 def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Table:
     """Seat ``user`` at a table of ``template`` that is waiting for players, or open a new one."""
     at = now_ms() if at is None else at
     if not template.active:
         raise GameError("template_inactive", "this table is not offered any more")
+    if getattr(user, "is_staff", False) and template.currency != Currency.CHIPS:
+        raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
     statuses = [TableStatus.WAITING, TableStatus.STARTING]
     if template.variant == "points21":
         statuses.append(TableStatus.PLAYING)

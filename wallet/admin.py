@@ -77,9 +77,6 @@ class TransferInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
 
-    def has_view_permission(self, request: Any, obj: Any = None) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
-
 
 def _reverse(journal: Journal, reason: str, user: Any) -> Any:
     return actions.reverse_journal(journal, reason, user)
@@ -109,6 +106,7 @@ class JournalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
             "reverse_journals",
             "Reverse selected journals",
             _reverse,
+            permission="backoffice.reverse_journal",
             warning="Each journal gets a new journal moving its money back. Nothing is edited or deleted.",
         )
     ]
@@ -173,12 +171,14 @@ class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg
             "approve_withdrawals",
             "Approve selected withdrawals (pay out)",
             _approve,
+            permission="backoffice.decide_withdrawal",
             warning="The held money leaves through the cashier to the player's bank.",
         ),
         reason_action(
             "reject_withdrawals",
             "Reject selected withdrawals (money back to the wallet)",
             _reject,
+            permission="backoffice.decide_withdrawal",
         ),
     ]
 

@@ -86,7 +86,8 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
     users, sam, game, data = ctx["users"], ctx["sam"], ctx["game"], ctx["data"]
     alice, carol, dave = users["alice"], users["carol"], users["dave"]
     deal = Deal.objects.get(table=game, number=1)
-    split = Journal.objects.get(kind=JournalKind.SPLIT)
+    # Pool money cannot be reversed (R-MONEY-5, issue 13); a deposit can (a chargeback).
+    split = Journal.objects.filter(kind=JournalKind.DEPOSIT).first()
 
     def walk_table() -> int:
         return Table.objects.filter(template=ctx["walk"]).latest("id").pk
@@ -136,7 +137,7 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
             sam,
             {"pk": split.pk},
             {},
-            {"reason": "split paid to the wrong players"},
+            {"reason": "the bank charged the deposit back"},
             201,
         ),
     ]
