@@ -316,7 +316,7 @@ class DepositsView(ApiView):
 
     @extend_schema(
         operation_id="deposit_create",
-        summary="Start a deposit: pending until the payment provider confirms it",
+        summary="Start a deposit: pending until the provider confirms it (the sandbox: at once)",
         request=s.AmountSerializer,
         responses={201: s.DepositSerializer, **errors(400, 409)},
         tags=["wallet"],
@@ -326,19 +326,6 @@ class DepositsView(ApiView):
         body.is_valid(raise_exception=True)
         deposit = cashier.create_deposit(request.user, body.validated_data["amount"])
         return Response(_deposit(deposit), status=status.HTTP_201_CREATED)
-
-
-class SandboxConfirmView(ApiView):
-    @extend_schema(
-        operation_id="deposit_confirm_sandbox",
-        summary="Sandbox only: play the provider and confirm your own pending deposit",
-        request=None,
-        responses={200: s.DepositSerializer, **errors(404, 409)},
-        tags=["wallet"],
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        deposit = get_object_or_404(Deposit, pk=pk, user=request.user, provider="sandbox")
-        return Response(_deposit(cashier.confirm_deposit(deposit.provider_ref)))
 
 
 class WithdrawalsView(ApiView):

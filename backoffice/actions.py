@@ -88,9 +88,10 @@ def approve_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdra
     reason = _check(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.approve_withdrawal(withdrawal_id, by_user)
+        first = withdrawal.status == Withdrawal.Status.REQUESTED  # four eyes: waits for a second
         record(
             by_user,
-            AuditAction.APPROVE_WITHDRAWAL,
+            AuditAction.FIRST_APPROVAL if first else AuditAction.APPROVE_WITHDRAWAL,
             f"withdrawal:{withdrawal.pk}",
             reason,
             user=withdrawal.user_id,
@@ -113,6 +114,23 @@ def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdraw
             user=withdrawal.user_id,
             amount=withdrawal.amount,
             journal=withdrawal.decision_journal.key if withdrawal.decision_journal else None,
+        )
+    return withdrawal
+
+
+def correct_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
+    """A paid withdrawal came back: a compensating journal gives the money back; one audit row."""
+    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
+    with transaction.atomic():
+        withdrawal = cashier.correct_withdrawal(withdrawal_id, by_user, reason)
+        record(
+            by_user,
+            AuditAction.CORRECT_WITHDRAWAL,
+            f"withdrawal:{withdrawal.pk}",
+            reason,
+            user=withdrawal.user_id,
+            amount=withdrawal.amount,
+            journal=withdrawal.correction_journal.key if withdrawal.correction_journal else None,
         )
     return withdrawal
 

@@ -191,3 +191,12 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+
+# --- Trust (issue 13): payments, staff roles, login, input limits (docs/BACKOFFICE.md) ---
+# The sandbox payment provider confirms its own deposits: play money. On only when asked,
+# and by default only while DEBUG is on; every page then shows a "sandbox money" banner.
+PAYMENTS_SANDBOX = env_bool("PAYMENTS_SANDBOX", DEBUG)
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.payments")
+# A withdrawal above this many paise needs a second staff member's approval (four eyes).
+WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)

@@ -152,6 +152,10 @@ def _reject(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
     return actions.reject_withdrawal(withdrawal.pk, reason, user)
 
 
+def _correct(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
+    return actions.correct_withdrawal(withdrawal.pk, reason, user)
+
+
 @admin.register(Withdrawal)
 class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = (
@@ -159,6 +163,7 @@ class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg
         "user",
         "shown_amount",
         "status",
+        "first_approved_by",
         "decided_by",
         "reason",
         "created_at",
@@ -172,13 +177,22 @@ class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg
             "Approve selected withdrawals (pay out)",
             _approve,
             permission="backoffice.decide_withdrawal",
-            warning="The held money leaves through the cashier to the player's bank.",
+            warning="The held money leaves through the cashier to the player's bank. Nobody approves "
+            "their own; a large withdrawal needs a second staff member's approval too.",
         ),
         reason_action(
             "reject_withdrawals",
             "Reject selected withdrawals (money back to the wallet)",
             _reject,
             permission="backoffice.decide_withdrawal",
+        ),
+        reason_action(
+            "correct_withdrawals",
+            "Paid withdrawals returned by the bank: give the money back (compensating entry)",
+            _correct,
+            permission="backoffice.decide_withdrawal",
+            warning="A new journal moves the amount from the cashier back to the wallet; "
+            "nothing is reversed.",
         ),
     ]
 

@@ -360,6 +360,16 @@ def reverse(journal: Journal, reason: str, by_user: Any) -> Journal:
         raise WalletError(Code.BAD_REQUEST, "A reversal needs a reason.")
     if journal.kind == JournalKind.REVERSAL:
         raise WalletError(Code.BAD_REQUEST, "A reversal cannot itself be reversed; post a new journal.")
+    if journal.kind in (
+        JournalKind.WITHDRAWAL_HOLD,
+        JournalKind.WITHDRAWAL_PAID,
+        JournalKind.WITHDRAWAL_RELEASED,
+    ):
+        raise WalletError(
+            Code.BAD_REQUEST,
+            "A withdrawal's journals are never reversed (the withdrawal would disagree with the "
+            "ledger); correct a paid withdrawal with a compensating entry.",
+        )
     original = list(journal.transfers.select_related("debit", "credit").order_by("-id"))
     specs = {
         account.ref: spec_of(account)

@@ -159,7 +159,7 @@ def seed(monkeypatch: Any) -> Seeded:
         reversal = ledger.reverse(prize, "winner was found colluding", sam)
         actions.record(sam, AuditAction.REVERSE_JOURNAL, f"journal:{prize.pk}", "winner was found colluding")
         cashier.topup_chips(erin)
-        cashier.create_deposit(erin, 5000)
+        cashier.create_deposit(erin, 5000, provider=cashier.SandboxProvider(confirms_itself=False))
     return Seeded(
         users=users,
         sam=sam,
