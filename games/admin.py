@@ -39,6 +39,13 @@ class TableTemplateAdmin(AuditedMixin, StaffViewMixin, admin.ModelAdmin):  # typ
     ]
     list_filter = ["variant", "currency", "active"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Variant and currency are fixed once a table was opened with the template; the rest
+        may change, and only tables opened afterwards take it (R-MONEY-6)."""
+        if obj is not None and obj.tables.exists():
+            return ["variant", "currency"]
+        return []
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -120,7 +121,7 @@ def _run(
         try:
             for step in progresses:
                 for intent in step.money:
-                    _pay(table, intent)
+                    _pay(table, intent, state.rules)
         except WalletError as error:
             raise GameError.from_wallet(error) from None
         for step in progresses:
@@ -203,7 +204,9 @@ def _sync_seats(table: Table, state: engine.TableState) -> None:
             seat.save(update_fields=["status", "position", "left_at"])
 
 
-def _pay(table: Table, intent: engine.Money) -> None:
+def _pay(table: Table, intent: engine.Money, rules: engine.Rules) -> None:
+    """Money moves at the table's own settings, copied into its state when it was opened
+    (R-MONEY-6): editing the template afterwards changes nothing here."""
     template = table.template
     currency = Currency(template.currency)
     pool_ref = table.pool_ref
@@ -227,7 +230,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
         ops.pay_winner(
             pool_ref,
             int(intent.player),
-            rake_percent=template.rake_percent,
+            rake_percent=rules.rake_percent,
             currency=currency,
             variant=variant,
         )
@@ -235,7 +238,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
         ops.pay_split(
             pool_ref,
             [(int(name), amount) for name, amount in zip(intent.players, intent.amounts, strict=True)],
-            rake_percent=template.rake_percent,
+            rake_percent=rules.rake_percent,
             currency=currency,
             variant=variant,
         )
@@ -245,7 +248,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
             int(intent.player),
             seat.seat_ref,
             intent.amount,
-            point_value=template.point_value,
+            point_value=rules.point_value,
             table_ref=table.table_ref,
             currency=currency,
         )
@@ -257,8 +260,8 @@ def _pay(table: Table, intent: engine.Money) -> None:
             table.table_ref,
             intent.deal_number,
             [(refs[payer], refs[payee], points) for payer, payee, points in intent.transfers],
-            point_value=template.point_value,
-            rake_percent=template.rake_percent,
+            point_value=rules.point_value,
+            rake_percent=rules.rake_percent,
             currency=currency,
         )
     else:  # pragma: no cover - every intent is handled above
@@ -328,14 +331,42 @@ def join(table_id: int, user: Any, *, at: int | None = None) -> Table:
             len(state.seated) < state.rules.seats
             and Seat.objects.filter(table=table, user_id=int(name), left_at__isnull=True).count() == 0
         ):
+            _check_open_seats(user, table)
             Seat.objects.create(table=table, user_id=int(name), position=len(state.players))
 
     try:
-        table = _run(table_id, lambda state: engine.Join(name, at), at=at, before=before)
+        with transaction.atomic():
+            _lock_player(user)  # the player's row first, then the table's: one order, no deadlock
+            table = _run(table_id, lambda state: engine.Join(name, at), at=at, before=before)
     except IntegrityError:
         raise GameError("already_seated", "you are already at this table") from None
     assert table is not None
     return table
+
+
+def _lock_player(user: Any) -> None:
+    """Serialise one player's joins and play-nows (the seat limit and play-now's idempotency
+    are checked under this lock)."""
+    from accounts.models import User
+
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
+def _check_open_seats(user: Any, table: Table | None) -> None:
+    """A player sits at no more than ``TABLE_MAX_OPEN_SEATS`` open tables at once (bots aside)."""
+    if getattr(user, "is_bot", False):
+        return
+    limit = int(getattr(settings, "TABLE_MAX_OPEN_SEATS", 3))
+    open_seats = (
+        Seat.objects.filter(user_id=user.pk, left_at__isnull=True)
+        .exclude(table=table)
+        .exclude(table__status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
+        .count()
+    )
+    if open_seats >= limit:
+        raise GameError(
+            "too_many_tables", f"you already sit at {open_seats} tables, the most at once; leave one first"
+        )
 
 
 def _currency_of(table_id: int) -> str:
@@ -360,6 +391,29 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     )
     if template.variant != "points21":  # a pool player who left may not join that game again
         candidates = candidates.exclude(Exists(mine))
+    with transaction.atomic():
+        _lock_player(user)
+        # Idempotent for a few seconds: twenty clicks on "play now" are one seat and one fee.
+        since = timezone.now() - timedelta(seconds=float(getattr(settings, "PLAY_NOW_SECONDS", 10)))
+        recent = (
+            Seat.objects.filter(
+                user_id=user.pk,
+                table__template=template,
+                table__status__in=statuses,
+                left_at__isnull=True,
+                joined_at__gte=since,
+            )
+            .order_by("-id")
+            .values_list("table_id", flat=True)
+            .first()
+        )
+        if recent is not None:
+            return Table.objects.select_related("template").get(pk=recent)
+        _check_open_seats(user, None)  # before a table is opened for nothing
+        return _seat_somewhere(user, template, candidates, at)
+
+
+def _seat_somewhere(user: Any, template: TableTemplate, candidates: Any, at: int) -> Table:
     candidates = candidates.order_by("id").values_list("id", flat=True)[:20]
     for table_id in list(candidates):
         try:

@@ -200,3 +200,7 @@ PAYMENTS_SANDBOX = env_bool("PAYMENTS_SANDBOX", DEBUG)
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.payments")
 # A withdrawal above this many paise needs a second staff member's approval (four eyes).
 WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)
+# Tables: the most open seats a player holds at once, and how long "play now" on one template
+# answers with the seat it just gave (twenty clicks are one seat and one fee).
+TABLE_MAX_OPEN_SEATS = env_int("TABLE_MAX_OPEN_SEATS", 3, minimum=1)
+PLAY_NOW_SECONDS = env_int("PLAY_NOW_SECONDS", 10, minimum=0)
