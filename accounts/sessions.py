@@ -15,6 +15,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.sessions.models import Session
+from django.db import transaction
 from django.utils import timezone
 
 log = logging.getLogger(__name__)
@@ -52,12 +53,14 @@ def end_sessions(user_id: int, *, keep: str | None = None) -> int:
 
 
 def revoke_everything(user: Any, *, keep: str | None = None) -> None:
-    """Every API token, every session (but ``keep``) and every websocket of ``user``."""
+    """Every API token, every session (but ``keep``) and, once committed, every websocket of
+    ``user``. Runs in the caller's transaction: nothing is revoked if that rolls back."""
     from rest_framework.authtoken.models import Token
 
     Token.objects.filter(user_id=user.pk).delete()
     end_sessions(user.pk, keep=keep)
-    close_sockets(user_group(user.pk))
+    group = user_group(user.pk)
+    transaction.on_commit(lambda: close_sockets(group))
 
 
 def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:

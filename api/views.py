@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.exceptions import AxesBackendPermissionDenied
 from django.contrib.auth import authenticate
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
@@ -16,7 +17,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed, NotFound, ValidationError
+from rest_framework.exceptions import APIException, AuthenticationFailed, NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,6 +38,14 @@ from wallet.models import Currency, Deposit, Withdrawal
 def errors(*codes: int) -> dict[int, Any]:
     """The documented error responses of an endpoint (401 and 429 everywhere)."""
     return dict.fromkeys((*codes, 401, 429), s.ErrorSerializer)
+
+
+class LockedOut(APIException):
+    """django-axes: too many failed log-ins from this address for this username."""
+
+    status_code = 429
+    default_code = "locked_out"
+    default_detail = "Too many failed log-ins: this account is locked here for a while; try again later."
 
 
 class ApiView(APIView):
@@ -65,11 +74,16 @@ class TokenView(ApiView):
     def post(self, request: Request) -> Response:
         body = s.CredentialsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=body.validated_data["username"],
-            password=body.validated_data["password"],
-        )
+        try:
+            user = authenticate(
+                request._request,
+                username=body.validated_data["username"],
+                password=body.validated_data["password"],
+            )
+        except AxesBackendPermissionDenied:
+            raise LockedOut() from None
+        if getattr(request._request, "axes_locked_out", False):
+            raise LockedOut()
         if user is None or not user.is_active:
             raise AuthenticationFailed("The username or password is wrong.")
         token, _ = Token.objects.get_or_create(user=user)

@@ -166,7 +166,7 @@ def ban_user(user_id: int, reason: str, by_user: Any) -> Any:
         user.is_active = False
         user.save(update_fields=["is_active"])
         record(by_user, AuditAction.BAN_USER, f"user:{user.pk}", reason, username=user.username)
-        transaction.on_commit(lambda: revoke_everything(user))
+        revoke_everything(user)
     return user
 
 
