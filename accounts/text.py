@@ -18,3 +18,15 @@ def visible(text: object) -> str:
     ):
         return ""
     return stripped
+
+
+#: What makes a spreadsheet read a text cell as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet will not run: a text cell starting with = + - @, a tab or a
+    carriage return gets a leading apostrophe. Numbers stay numbers (a negative amount too)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value

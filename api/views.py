@@ -53,6 +53,13 @@ class ApiView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [UserThrottle, AnonThrottle]
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """A body is parsed before any view acts, even one that reads none (play now, join):
+        a malformed body is refused, never ignored."""
+        super().initial(request, *args, **kwargs)
+        if request.META.get("CONTENT_LENGTH") not in (None, "", "0"):
+            request.data  # noqa: B018 - parsing is the point
+
 
 # --- auth -----------------------------------------------------------------------------------
 

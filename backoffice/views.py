@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from accounts.text import csv_cell
 from backoffice.forms import RangeForm
 from backoffice.reports import REPORTS, Report
 
@@ -117,4 +118,5 @@ def csv_response(result: Report) -> HttpResponse:
 
 
 def _csv_value(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
+    """Dates as ISO text; text cells escaped against formulas; numbers left as numbers."""
+    return value.isoformat() if hasattr(value, "isoformat") else csv_cell(value)

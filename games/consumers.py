@@ -33,6 +33,11 @@ CLOSE_FLOOD = 4429
 CLOSE_SERVER_ERROR = 1011
 
 
+#: user id -> [tokens, last refill]: the per-user bucket, shared by the user's connections to
+#: this process (each server process keeps its own; a user's sockets are spread over few).
+_USER_BUCKETS: dict[int, list[float]] = {}
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One connection to one table. Limits are class attributes so tests can shorten them."""
 
@@ -40,6 +45,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     #: Frames per second a connection may send, and the burst it may send at once.
     rate = 10.0
     burst = 20
+    #: Frames per second one user may send over all their connections in this process, and
+    #: the burst: opening more connections does not buy more frames.
+    user_rate = 15.0
+    user_burst = 30
     #: Frames refused in a row (over the rate) before the connection is closed as a flood.
     flood_limit = 40
     #: Seconds of silence from the client before the server pings, and then before it closes.
@@ -160,13 +169,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     def take_token(self) -> str:
-        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second:
-        "ok", "refused", or "flood" past ``flood_limit`` frames refused in a row."""
+        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second
+        for the connection, and one of ``user_burst`` at ``user_rate`` shared by every
+        connection of the user: "ok", "refused", or "flood" past ``flood_limit`` frames
+        refused in a row."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
+        shared = _USER_BUCKETS.setdefault(self.user.pk, [float(self.user_burst), now])
+        shared[0] = min(self.user_burst, shared[0] + (now - shared[1]) * self.user_rate)
+        shared[1] = now
+        if self.tokens >= 1 and shared[0] >= 1:
             self.tokens -= 1
+            shared[0] -= 1
             self.refused = 0
             return "ok"
         self.refused += 1

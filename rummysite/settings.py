@@ -225,3 +225,11 @@ AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
+LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}  # lock-outs, not every log-in
+
+# API input: JSON only, refused before parsing when over API_MAX_BODY_BYTES or nested deeper
+# than API_MAX_JSON_DEPTH, and never NaN or Infinity (api/parsers.py).
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["api.parsers.StrictJSONParser"]
+REST_FRAMEWORK["TEST_REQUEST_DEFAULT_FORMAT"] = "json"
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
+API_MAX_JSON_DEPTH = 8

@@ -20,6 +20,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from accounts.text import visible
 from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
@@ -323,9 +324,10 @@ def approve_withdrawal(
 
 def reject_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdrawal:
     """Staff reject: the held money goes back to the wallet. Only once."""
-    if not reason.strip():
+    reason = visible(reason)
+    if not reason:
         raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is rejected.")
-    return _decide(withdrawal_id, by_user, approve=False, reason=reason.strip(), provider=None)
+    return _decide(withdrawal_id, by_user, approve=False, reason=reason, provider=None)
 
 
 def _decide(
@@ -388,7 +390,8 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
     payout and its hold are never reversed. Staff only, once, with a reason."""
     if not getattr(by_user, "is_staff", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may correct a withdrawal.")
-    if not reason.strip():
+    reason = visible(reason)
+    if not reason:
         raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is corrected.")
     with transaction.atomic():
         withdrawal = _locked(Withdrawal, "id", withdrawal_id)
@@ -407,7 +410,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
             kind=JournalKind.ADJUSTMENT,
             currency=Currency(withdrawal.currency),
             accounts=[cashier, wallet],
-            meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason.strip()},
+            meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
             plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, amount)]),
             created_by_id=by_user.pk,
         )

@@ -4,7 +4,6 @@ statement with its running balance, and the practice chips top-up. Amounts typed
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from wallet import cashier, reports
+from wallet.amounts import paise_from_rupees
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, JournalKind, Withdrawal
@@ -21,14 +21,8 @@ KIND_LABELS = dict(JournalKind.choices)
 
 
 def paise_from(text: str) -> int:
-    """Rupees as typed ("250", "99.50") to paise; a ValueError in plain words otherwise."""
-    try:
-        value = Decimal(text.strip().replace(",", "").lstrip("₹"))
-    except (InvalidOperation, AttributeError):
-        raise ValueError("Enter an amount in rupees, like 250 or 99.50.") from None
-    if value <= 0 or value != value.quantize(Decimal("0.01")):
-        raise ValueError("Enter a positive amount in rupees with at most two decimals.")
-    return int(value * 100)
+    """Rupees as typed ("250", "99.50") to paise, by the one strict parser (wallet.amounts)."""
+    return paise_from_rupees(text)
 
 
 def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpResponse:

@@ -93,3 +93,32 @@ def test_a_password_change_revokes_every_session_token_and_websocket():
     assert not Token.objects.filter(pk=token.pk).exists()
     assert elsewhere.get("/accounts/profile/").status_code == 302, "the other session is signed out"
     assert here.get("/accounts/profile/").status_code == 200, "the browser that changed it stays in"
+
+
+def test_the_websocket_rate_limit_is_per_user_as_well_as_per_connection(monkeypatch):
+    """Opening more connections does not buy more frames."""
+    from games.consumers import TableConsumer
+
+    monkeypatch.setattr(TableConsumer, "rate", 1000.0)
+    monkeypatch.setattr(TableConsumer, "user_rate", 0.01)
+    monkeypatch.setattr(TableConsumer, "user_burst", 10)
+    alice, bob = make_user("alice"), make_user("bob")
+    table = seat([alice, bob], seats=2, name="101 for two")
+    browsers = [browser(alice) for _ in range(3)]
+
+    async def scenario() -> None:
+        conns = [await connect(table.pk, each) for each in browsers]
+        for conn in conns:
+            for _ in range(5):
+                await conn.send({"type": "ping"})
+        answers = []
+        for conn in conns:
+            answers += await conn.quiet(0.3)
+        pongs = [f for f in answers if f.get("type") == "pong"]
+        limited = [f for f in answers if f.get("error") == "rate_limited"]
+        assert len(pongs) == 10, answers
+        assert len(limited) == 5
+        for conn in conns:
+            await conn.close()
+
+    run(scenario)
