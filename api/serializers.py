@@ -60,6 +60,9 @@ class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     username = TextField(max_length=150)
     password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
+    totp = TextField(
+        required=False, max_length=16, help_text="Staff: the current code of their authenticator app."
+    )
 
 
 class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]

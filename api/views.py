@@ -17,12 +17,18 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import APIException, AuthenticationFailed, NotFound, ValidationError
+from rest_framework.exceptions import (
+    APIException,
+    AuthenticationFailed,
+    NotFound,
+    ValidationError,
+)
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import totp
 from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
@@ -46,6 +52,14 @@ class LockedOut(APIException):
     status_code = 429
     default_code = "locked_out"
     default_detail = "Too many failed log-ins: this account is locked here for a while; try again later."
+
+
+class TotpRequired(APIException):
+    """Staff get a token only with a current code of their authenticator app."""
+
+    status_code = 403
+    default_code = "totp_required"
+    default_detail = 'Staff need their authenticator code: send it as "totp" with the password.'
 
 
 class ApiView(APIView):
@@ -93,6 +107,12 @@ class TokenView(ApiView):
             raise LockedOut()
         if user is None or not user.is_active:
             raise AuthenticationFailed("The username or password is wrong.")
+        if (
+            user.is_staff
+            and totp.required()
+            and totp.check_code(user, body.validated_data.get("totp", "")) is None
+        ):
+            raise TotpRequired()
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

@@ -233,3 +233,11 @@ REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["api.parsers.StrictJSONParser"]
 REST_FRAMEWORK["TEST_REQUEST_DEFAULT_FORMAT"] = "json"
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 API_MAX_JSON_DEPTH = 8
+
+# Staff two-factor sign-in (django-otp, accounts/totp.py): with it on (default: DEBUG off),
+# /admin/, /backoffice/ and /api/staff/ need a TOTP-verified session, and staff get an API
+# token only with a current code.
+INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
+MIDDLEWARE += ["django_otp.middleware.OTPMiddleware", "accounts.totp.StaffTOTPMiddleware"]
+STAFF_TOTP_REQUIRED = env_bool("STAFF_TOTP_REQUIRED", not DEBUG)
+OTP_TOTP_ISSUER = "Rummy"
