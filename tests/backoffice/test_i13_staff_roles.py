@@ -202,7 +202,7 @@ def test_staff_cannot_join_money_tables_through_the_api(seeded):
     assert response.json()["error"] == "staff_no_money_play"
 
 
-def test_staff_actions_no_reversal_refunds_a_fee_or_skips_the_rake_of_a_pool_game(seeded):
+def test_staff_actions_no_reversal_refunds_a_fee_or_skips_the_rake__R_MONEY_5_R_MONEY_7(seeded):
     """R-MONEY-5, R-MONEY-7: after a pool game started only the void (issue 16) returns fees."""
     for kind in (JournalKind.ENTRY_FEE, JournalKind.PRIZE, JournalKind.SPLIT):
         journal = Journal.objects.filter(kind=kind).first()
