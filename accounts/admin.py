@@ -1,5 +1,6 @@
-"""Users in the admin: every staff member may look (with wallet balances and recent games);
-changing a user needs Django's own permission (a superuser), and each change is audited."""
+"""Users in the admin: staff whose role may view users look (with wallet balances and recent
+games); changing a user needs Django's own permission (the admin role), and each change is
+audited. The risk role bans and unbans players (an action asking for a reason, audited)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
-from backoffice.admin import AuditedMixin, StaffViewMixin
+from backoffice import actions
+from backoffice.admin import AuditedMixin, StaffViewMixin, reason_action
 from backoffice.charts import amount
 from games.models import Seat
 from wallet.models import Account, AccountKind, Currency
@@ -38,6 +40,20 @@ class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[mi
         "date_joined",
     )
     list_filter = ("is_staff", "is_bot", "is_active")
+    actions = [
+        reason_action(
+            "ban_users",
+            "Ban selected players (they are signed out everywhere)",
+            lambda user, reason, by: actions.ban_user(user.pk, reason, by),
+            permission="backoffice.ban_user",
+        ),
+        reason_action(
+            "unban_users",
+            "Lift the ban of selected players",
+            lambda user, reason, by: actions.unban_user(user.pk, reason, by),
+            permission="backoffice.ban_user",
+        ),
+    ]
     readonly_fields = ("wallet_balances", "recent_games")
     fieldsets = (
         *BaseUserAdmin.fieldsets,

@@ -1,29 +1,55 @@
 from __future__ import annotations
 
+import datetime as dt
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
 
 from accounts.models import User
+from accounts.usernames import normalise, skeleton
+
+ADULT_AGE = 18
+
+
+def age_on(born: dt.date, today: dt.date) -> int:
+    return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
 
 
 class SignUpForm(UserCreationForm):
     display_name = forms.CharField(
         max_length=40, required=False, help_text="Optional: the name other players see."
     )
-    confirm_adult = forms.BooleanField(
-        label="I am 18 years of age or older",
-        error_messages={"required": "You must be 18 or older to play on this site."},
+    date_of_birth = forms.DateField(
+        label="Date of birth",
+        help_text="You must be 18 or older to play.",
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "display_name")
+        fields = ("username", "display_name", "date_of_birth")
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
+        """Stored NFKC-normalised and case-folded; refused when taken or a look-alike of a
+        name already taken (a Cyrillic "а" for a Latin "a")."""
+        username = normalise(self.cleaned_data["username"])
+        if User.objects.filter(username=username).exists():
             raise forms.ValidationError("That username is taken. Please choose another.")
+        if User.objects.filter(username_skeleton=skeleton(username)).exists():
+            raise forms.ValidationError(
+                "That username looks too much like another player's. Please choose another."
+            )
         return username
+
+    def clean_date_of_birth(self) -> dt.date:
+        born: dt.date = self.cleaned_data["date_of_birth"]
+        today = timezone.localdate()
+        if born > today or born.year < today.year - 120:
+            raise forms.ValidationError("Enter your real date of birth.")
+        if age_on(born, today) < ADULT_AGE:
+            raise forms.ValidationError("You must be 18 or older to play on this site.")
+        return born
 
 
 class ProfileForm(forms.ModelForm):

@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
@@ -53,6 +54,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(error_body(exc.code.value, exc.message), status=wallet_status(exc.code))
     if isinstance(exc, GameError):
         return Response(error_body(exc.code, exc.message), status=403 if exc.code == "private_table" else 409)
+    if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE, before any parser
+        return Response(error_body("too_large", "The request body is too large."), status=413)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Not found.")
     elif isinstance(exc, DjangoPermissionDenied):

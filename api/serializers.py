@@ -7,25 +7,41 @@ from typing import Any
 
 from rest_framework import serializers
 
+from accounts.text import visible
 from backoffice.reports import MAX_DAYS, REPORTS, default_range
 from wallet.models import Currency
 
 
+class TextField(serializers.CharField):
+    """A JSON string, never a number or bool turned into one (a reason of 42 is no reason)."""
+
+    default_error_messages = {"not_text": "Send a JSON string."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_text")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+#: The largest amount the API reads, in paise (₹1,00,00,000): far above every limit.
+MAX_PAISE = 1_00_00_000_00
+
+
 class PaiseField(serializers.IntegerField):
-    """An amount in paise: a JSON integer (or a string of digits from a form), never a float or bool."""
+    """An amount in paise: a JSON integer from 1 to MAX_PAISE. Never a float, a bool or a
+    string (not even of digits: "¹²³" and "１２３" are digits to Python)."""
 
     default_error_messages = {
-        "not_paise": "Amounts are whole paise: send an integer, e.g. 2500 for ₹25.00.",
+        "not_paise": "Amounts are whole paise: send a JSON integer, e.g. 2500 for ₹25.00.",
+        "out_of_range": f"Amounts are 1 to {MAX_PAISE} paise.",
     }
 
     def to_internal_value(self, data: Any) -> int:
-        if (
-            isinstance(data, bool)
-            or not isinstance(data, int | str)
-            or (isinstance(data, str) and not data.isdigit())
-        ):
+        if isinstance(data, bool) or not isinstance(data, int):
             self.fail("not_paise")
-        return super().to_internal_value(data)  # type: ignore[no-any-return]
+        if not 1 <= data <= MAX_PAISE:
+            self.fail("out_of_range")
+        return data
 
 
 class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -42,8 +58,11 @@ class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+    username = TextField(max_length=150)
+    password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
+    totp = TextField(
+        required=False, max_length=16, help_text="Staff: the current code of their authenticator app."
+    )
 
 
 class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -171,7 +190,7 @@ class AmountSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class WithdrawalRequestSerializer(AmountSerializer):
-    request_key = serializers.CharField(
+    request_key = TextField(
         required=False, max_length=100, help_text="Optional: a repeated key returns the first request."
     )
 
@@ -245,7 +264,14 @@ class DealDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ReasonSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    reason = serializers.CharField(max_length=500, help_text="Why: it goes into the audit log.")
+    reason = TextField(max_length=500, help_text="Why: it goes into the audit log.")
+
+    def validate_reason(self, value: str) -> str:
+        """Something a reader can see: not only spaces or zero-width characters."""
+        reason = visible(value)
+        if not reason:
+            raise serializers.ValidationError("Say why: a reason needs visible words.")
+        return reason
 
 
 class JournalTransferSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -42,6 +42,8 @@ def staff_errors(*codes: int) -> dict[int, Any]:
 
 
 class ReportView(StaffView):
+    required_permission = "backoffice.view_reports"
+
     @extend_schema(
         operation_id="staff_report",
         summary="A report over a date range: rows, totals and breakdowns (money in paise)",
@@ -63,6 +65,8 @@ class ReportView(StaffView):
 
 
 class StaffWithdrawalsView(StaffView):
+    required_permission = "wallet.view_withdrawal"
+
     @extend_schema(
         operation_id="staff_withdrawal_list",
         summary="Withdrawals, the oldest waiting first",
@@ -92,6 +96,8 @@ def _reason(request: Request) -> str:
 
 
 class ApproveWithdrawalView(StaffView):
+    required_permission = "backoffice.decide_withdrawal"
+
     @extend_schema(
         operation_id="staff_withdrawal_approve",
         summary="Approve: the held money is paid out through the cashier (audited)",
@@ -105,6 +111,8 @@ class ApproveWithdrawalView(StaffView):
 
 
 class RejectWithdrawalView(StaffView):
+    required_permission = "backoffice.decide_withdrawal"
+
     @extend_schema(
         operation_id="staff_withdrawal_reject",
         summary="Reject: the held money goes back to the player's wallet (audited)",
@@ -118,6 +126,8 @@ class RejectWithdrawalView(StaffView):
 
 
 class StaffUserWalletView(StaffView):
+    required_permission = "wallet.view_account"
+
     @extend_schema(
         operation_id="staff_user_wallet",
         summary="A player's balances and statement",
@@ -153,6 +163,8 @@ def journal_data(journal: Journal) -> dict[str, Any]:
 class JournalView(StaffView):
     """Read only: a journal is never changed or deleted (PUT, PATCH, DELETE: 405)."""
 
+    required_permission = "wallet.view_journal"
+
     @extend_schema(
         operation_id="staff_journal",
         summary="One journal and its transfers",
@@ -164,6 +176,8 @@ class JournalView(StaffView):
 
 
 class ReverseJournalView(StaffView):
+    required_permission = "backoffice.reverse_journal"
+
     @extend_schema(
         operation_id="staff_journal_reverse",
         summary="Correct a journal with a new journal moving its money back (audited)",
@@ -181,6 +195,8 @@ class ReverseJournalView(StaffView):
 
 
 class CancelTableView(StaffView):
+    required_permission = "backoffice.cancel_table"
+
     @extend_schema(
         operation_id="staff_table_cancel",
         summary="Cancel a table whose game has not started and refund every player (audited)",

@@ -21,7 +21,6 @@ urlpatterns = [
     path("wallet/", views.WalletView.as_view(), name="wallet"),
     path("wallet/statement/", views.StatementView.as_view(), name="statement"),
     path("wallet/deposits/", views.DepositsView.as_view(), name="deposits"),
-    path("wallet/deposits/<int:pk>/confirm/", views.SandboxConfirmView.as_view(), name="deposit-confirm"),
     path("wallet/withdrawals/", views.WithdrawalsView.as_view(), name="withdrawals"),
     path("wallet/chips/", views.ChipsTopUpView.as_view(), name="chips"),
     path("history/", views.HistoryView.as_view(), name="history"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.exceptions import AxesBackendPermissionDenied
 from django.contrib.auth import authenticate
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
@@ -16,12 +17,18 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed, NotFound, ValidationError
+from rest_framework.exceptions import (
+    APIException,
+    AuthenticationFailed,
+    NotFound,
+    ValidationError,
+)
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import totp
 from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
@@ -39,10 +46,33 @@ def errors(*codes: int) -> dict[int, Any]:
     return dict.fromkeys((*codes, 401, 429), s.ErrorSerializer)
 
 
+class LockedOut(APIException):
+    """django-axes: too many failed log-ins from this address for this username."""
+
+    status_code = 429
+    default_code = "locked_out"
+    default_detail = "Too many failed log-ins: this account is locked here for a while; try again later."
+
+
+class TotpRequired(APIException):
+    """Staff get a token only with a current code of their authenticator app."""
+
+    status_code = 403
+    default_code = "totp_required"
+    default_detail = 'Staff need their authenticator code: send it as "totp" with the password.'
+
+
 class ApiView(APIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes = [UserThrottle, AnonThrottle]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """A body is parsed before any view acts, even one that reads none (play now, join):
+        a malformed body is refused, never ignored."""
+        super().initial(request, *args, **kwargs)
+        if request.META.get("CONTENT_LENGTH") not in (None, "", "0"):
+            request.data  # noqa: B018 - parsing is the point
 
 
 # --- auth -----------------------------------------------------------------------------------
@@ -65,13 +95,24 @@ class TokenView(ApiView):
     def post(self, request: Request) -> Response:
         body = s.CredentialsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=body.validated_data["username"],
-            password=body.validated_data["password"],
-        )
+        try:
+            user = authenticate(
+                request._request,
+                username=body.validated_data["username"],
+                password=body.validated_data["password"],
+            )
+        except AxesBackendPermissionDenied:
+            raise LockedOut() from None
+        if getattr(request._request, "axes_locked_out", False):
+            raise LockedOut()
         if user is None or not user.is_active:
             raise AuthenticationFailed("The username or password is wrong.")
+        if (
+            user.is_staff
+            and totp.required()
+            and totp.check_code(user, body.validated_data.get("totp", "")) is None
+        ):
+            raise TotpRequired()
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -366,7 +407,7 @@ class DepositsView(ApiView):
 
     @extend_schema(
         operation_id="deposit_create",
-        summary="Start a deposit: pending until the payment provider confirms it",
+        summary="Start a deposit: pending until the provider confirms it (the sandbox: at once)",
         request=s.AmountSerializer,
         responses={201: s.DepositSerializer, **errors(400, 409)},
         tags=["wallet"],
@@ -376,19 +417,6 @@ class DepositsView(ApiView):
         body.is_valid(raise_exception=True)
         deposit = cashier.create_deposit(request.user, body.validated_data["amount"])
         return Response(_deposit(deposit), status=status.HTTP_201_CREATED)
-
-
-class SandboxConfirmView(ApiView):
-    @extend_schema(
-        operation_id="deposit_confirm_sandbox",
-        summary="Sandbox only: play the provider and confirm your own pending deposit",
-        request=None,
-        responses={200: s.DepositSerializer, **errors(404, 409)},
-        tags=["wallet"],
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        deposit = get_object_or_404(Deposit, pk=pk, user=request.user, provider="sandbox")
-        return Response(_deposit(cashier.confirm_deposit(deposit.provider_ref)))
 
 
 class WithdrawalsView(ApiView):

@@ -11,18 +11,40 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.text import visible
 from backoffice.models import AuditAction, AuditLog
 from games import services
 from games.models import Table
 from wallet import cashier, ledger
 from wallet.errors import Code, WalletError
-from wallet.models import Journal, Withdrawal
+from wallet.models import Journal, JournalKind, Withdrawal
+
+#: Journals no staff member may reverse. Pool money: reversing an entry or rejoin fee refunds
+#: a fee, reversing a prize, split or rake skips the rake (R-MONEY-5; before the start,
+#: cancel the table; after it, only the void of R-MONEY-7). Withdrawals: a paid one is
+#: corrected by a compensating entry (``correct_withdrawal``), its hold is never reversed.
+NOT_REVERSIBLE = frozenset(
+    {
+        JournalKind.ENTRY_FEE,
+        JournalKind.REJOIN_FEE,
+        JournalKind.PRIZE,
+        JournalKind.SPLIT,
+        JournalKind.RAKE,
+        JournalKind.REFUND,
+        JournalKind.WITHDRAWAL_HOLD,
+        JournalKind.WITHDRAWAL_PAID,
+        JournalKind.WITHDRAWAL_RELEASED,
+    }
+)
 
 
-def _check(by_user: Any, reason: str) -> str:
+def _check(by_user: Any, reason: str, permission: str) -> str:
+    """A staff member whose role allows ``permission``, and a reason with something in it."""
     if not getattr(by_user, "is_staff", False) or not getattr(by_user, "is_active", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may do this.")
-    reason = (reason or "").strip()
+    if not by_user.has_perm(permission):
+        raise WalletError(Code.NOT_STAFF, "Your staff role does not allow this.")
+    reason = visible(reason)
     if not reason:
         raise WalletError(Code.BAD_REQUEST, "Say why: a reason is required.")
     return reason
@@ -37,7 +59,14 @@ def record(by_user: Any, action: AuditAction, target: str, reason: str, **detail
 
 def reverse_journal(journal: Journal, reason: str, by_user: Any) -> Journal:
     """Post a journal that moves every transfer of ``journal`` back; one audit row."""
-    reason = _check(by_user, reason)
+    reason = _check(by_user, reason, "backoffice.reverse_journal")
+    if journal.kind in NOT_REVERSIBLE:
+        raise WalletError(
+            Code.BAD_REQUEST,
+            f"A {journal.get_kind_display().lower()} journal cannot be reversed: pool money comes "
+            "back only by cancelling a table before its game starts, and a withdrawal is "
+            "corrected with a compensating entry.",
+        )
     with transaction.atomic():
         if Journal.objects.filter(reverses=journal).exists():
             raise WalletError(Code.ALREADY_REVERSED, f"Journal {journal.key} was already reversed.")
@@ -56,12 +85,13 @@ def reverse_journal(journal: Journal, reason: str, by_user: Any) -> Journal:
 
 def approve_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
     """Pay a requested withdrawal out through the cashier; one audit row."""
-    reason = _check(by_user, reason)
+    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.approve_withdrawal(withdrawal_id, by_user)
+        first = withdrawal.status == Withdrawal.Status.REQUESTED  # four eyes: waits for a second
         record(
             by_user,
-            AuditAction.APPROVE_WITHDRAWAL,
+            AuditAction.FIRST_APPROVAL if first else AuditAction.APPROVE_WITHDRAWAL,
             f"withdrawal:{withdrawal.pk}",
             reason,
             user=withdrawal.user_id,
@@ -73,7 +103,7 @@ def approve_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdra
 
 def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
     """Give a requested withdrawal back to the player's wallet; one audit row."""
-    reason = _check(by_user, reason)
+    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.reject_withdrawal(withdrawal_id, by_user, reason)
         record(
@@ -88,14 +118,68 @@ def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdraw
     return withdrawal
 
 
+def correct_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
+    """A paid withdrawal came back: a compensating journal gives the money back; one audit row."""
+    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
+    with transaction.atomic():
+        withdrawal = cashier.correct_withdrawal(withdrawal_id, by_user, reason)
+        record(
+            by_user,
+            AuditAction.CORRECT_WITHDRAWAL,
+            f"withdrawal:{withdrawal.pk}",
+            reason,
+            user=withdrawal.user_id,
+            amount=withdrawal.amount,
+            journal=withdrawal.correction_journal.key if withdrawal.correction_journal else None,
+        )
+    return withdrawal
+
+
 def cancel_table(table_id: int, reason: str, by_user: Any) -> Table:
     """Cancel a table whose game has not started and give every player their money back
     (R-MONEY-4), through the table's own write path, with one audit row in the same
     transaction."""
-    reason = _check(by_user, reason)
+    reason = _check(by_user, reason, "backoffice.cancel_table")
     with transaction.atomic():
         before = Table.objects.select_for_update().get(pk=table_id)
         players = [p["name"] for p in before.state.get("players", [])]
         table = services.cancel(table_id, reason)
         record(by_user, AuditAction.CANCEL_TABLE, f"table:{table.pk}", reason, players=players)
     return table
+
+
+def ban_user(user_id: int, reason: str, by_user: Any) -> Any:
+    """Ban a player: they can no longer sign in, and every session and token of theirs ends.
+    Staff accounts are changed by the admin role, not banned here. One audit row."""
+    from accounts.models import User
+    from accounts.sessions import revoke_everything
+
+    reason = _check(by_user, reason, "backoffice.ban_user")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if user.is_staff or user.is_superuser:
+            raise WalletError(
+                Code.BAD_REQUEST, "Staff accounts are not banned here; the admin role changes them."
+            )
+        if not user.is_active:
+            raise WalletError(Code.ALREADY_DECIDED, f"{user.username} is already banned.")
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+        record(by_user, AuditAction.BAN_USER, f"user:{user.pk}", reason, username=user.username)
+        revoke_everything(user)
+    return user
+
+
+def unban_user(user_id: int, reason: str, by_user: Any) -> Any:
+    """Lift a ban; one audit row."""
+    from accounts.models import User
+
+    reason = _check(by_user, reason, "backoffice.ban_user")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if user.is_active:
+            raise WalletError(Code.ALREADY_DECIDED, f"{user.username} is not banned.")
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+        record(by_user, AuditAction.UNBAN_USER, f"user:{user.pk}", reason, username=user.username)
+    return user

@@ -1,7 +1,7 @@
 """Admin building blocks for staff, and the audit log's own read-only admin.
 
-- :class:`StaffViewMixin`: any active staff member may view (no per-model permissions needed);
-  what they may change is decided per admin.
+- :class:`StaffViewMixin`: staff see what their groups' permissions allow (backoffice.roles),
+  and no filter or lookup may reach into a JSON field that can hold cards or seeds.
 - :class:`ReadOnlyMixin`: no add, change or delete, whatever the user's permissions (a POST
   to a change, add or delete page is refused with 403 by Django's admin).
 - :class:`AuditedMixin`: every add, change or delete through the admin also appends an audit row.
@@ -30,12 +30,30 @@ def is_staff(request: HttpRequest) -> bool:
     return bool(user.is_active and user.is_staff)
 
 
-class StaffViewMixin:
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_staff(request)
+#: Fields that hold (or may hold) cards, hands or seeds of a deal that is not over. No admin
+#: filter, lookup, search or ordering may touch them: ``?state__deal__seed__startswith=`` would
+#: answer yes or no about the hidden seed.
+SECRET_FIELDS = frozenset({"state", "data", "result", "hand", "grouping", "seed", "toss_seed", "players"})
 
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_staff(request)
+
+class StaffViewMixin:
+    """Django's own view permission decides (granted by the staff groups); lookups stay off
+    the secret fields."""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if any(part in SECRET_FIELDS for part in lookup.split("__")):
+            return False
+        return bool(super().lookup_allowed(lookup, value, request))  # type: ignore[misc]
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        """Only the actions the staff member's permissions allow (see :func:`reason_action`)."""
+        found = super().get_actions(request)  # type: ignore[misc]
+        return {
+            name: item
+            for name, item in found.items()
+            if request.user.has_perm(getattr(item[0], "required_permission", None) or "")
+            or not getattr(item[0], "required_permission", None)
+        }
 
 
 class ReadOnlyMixin(StaffViewMixin):
@@ -83,15 +101,20 @@ def reason_action(
     description: str,
     perform: Callable[[Any, str, Any], Any],
     *,
+    permission: str,
     warning: str = "",
 ) -> Callable[[Any, HttpRequest, QuerySet[Any]], TemplateResponse | None]:
     """An admin action that first shows the selected objects and asks for a reason.
 
     ``perform(obj, reason, user)`` runs once per object, each in its own transaction; a
-    refusal (``WalletError``/``GameError``) is shown as an error and the others go on.
+    refusal (``WalletError``/``GameError``) is shown as an error and the others go on. Only
+    staff holding ``permission`` see the action (the action function checks it again).
     """
 
     def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> Any:  # type: ignore[type-arg]
+        if not request.user.has_perm(permission):
+            modeladmin.message_user(request, "Your role does not allow this action.", messages.ERROR)
+            return None
         applying = request.POST.get("apply") == name
         form = ReasonForm(request.POST if applying else None)
         if applying and form.is_valid():
@@ -122,6 +145,7 @@ def reason_action(
         )
 
     action.__name__ = name
+    action.required_permission = permission  # type: ignore[attr-defined]
     return admin.action(description=description)(action)
 
 

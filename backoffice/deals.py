@@ -46,3 +46,21 @@ def deal_events(deal: Deal) -> list[TableEvent]:
     return list(
         TableEvent.objects.filter(versions, table_id=deal.table_id).order_by("version").select_related("user")
     )
+
+
+HIDDEN = "(hidden until the deal is over)"
+
+
+def secret_until_over(event: TableEvent) -> bool:
+    """A private event (a dealt hand, a drawn card) is secret while its deal is not over: no
+    ``deal_over`` came after it. A public event never holds a hidden card."""
+    if event.visibility == "everyone":
+        return False
+    return not TableEvent.objects.filter(
+        table_id=event.table_id, version__gt=event.version, type="deal_over"
+    ).exists()
+
+
+def hidden_data(event: TableEvent) -> object:
+    """What staff see of an event during a live deal."""
+    return event.data if event.visibility == "everyone" else HIDDEN

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from accounts.text import visible
 from backoffice.reports import MAX_DAYS, default_range
 from wallet.models import Currency
 
@@ -45,7 +46,7 @@ class ReasonForm(forms.Form):
     )
 
     def clean_reason(self) -> str:
-        reason = self.cleaned_data["reason"].strip()
+        reason = visible(self.cleaned_data["reason"])
         if not reason:
-            raise forms.ValidationError("Say why.")
+            raise forms.ValidationError("Say why: a reason needs visible words.")
         return reason

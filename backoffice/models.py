@@ -13,6 +13,11 @@ class AuditAction(models.TextChoices):
     APPROVE_WITHDRAWAL = "approve_withdrawal", "Approved a withdrawal"
     REJECT_WITHDRAWAL = "reject_withdrawal", "Rejected a withdrawal"
     CANCEL_TABLE = "cancel_table", "Cancelled and refunded a table"
+    FIRST_APPROVAL = "first_approval", "Approved a withdrawal (first of two)"
+    CORRECT_WITHDRAWAL = "correct_withdrawal", "Corrected a paid withdrawal"
+    BAN_USER = "ban_user", "Banned a player"
+    UNBAN_USER = "unban_user", "Lifted a ban"
+    TOTP_SETUP = "totp_setup", "Set up two-factor sign-in"
     ADMIN_ADD = "admin_add", "Added a record in the admin"
     ADMIN_CHANGE = "admin_change", "Changed a record in the admin"
     ADMIN_DELETE = "admin_delete", "Deleted a record in the admin"
@@ -31,6 +36,14 @@ class AuditLog(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["target"])]
+        # The staff actions' permissions (backoffice.roles.ACTIONS), granted through groups.
+        permissions = [
+            ("decide_withdrawal", "Can approve or reject withdrawals"),
+            ("reverse_journal", "Can reverse a journal"),
+            ("cancel_table", "Can cancel and refund a table that has not started"),
+            ("ban_user", "Can ban and unban players"),
+            ("view_reports", "Can read the reports"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.target}"

@@ -12,12 +12,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from accounts.text import csv_cell
 from backoffice.forms import RangeForm
 from backoffice.reports import REPORTS, Report
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Anonymous: to the log-in page. Logged in but not staff: 403."""
+    """Anonymous: to the log-in page. Logged in but not staff, or of a role that may not read
+    the reports: 403."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -25,6 +27,8 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
             return redirect_to_login(request.get_full_path())
         if not (request.user.is_active and request.user.is_staff):
             raise PermissionDenied("Staff only.")
+        if not request.user.has_perm("backoffice.view_reports"):
+            raise PermissionDenied("Your staff role does not include the reports.")
         return view(request, *args, **kwargs)
 
     return wrapper
@@ -114,4 +118,5 @@ def csv_response(result: Report) -> HttpResponse:
 
 
 def _csv_value(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
+    """Dates as ISO text; text cells escaped against formulas; numbers left as numbers."""
+    return value.isoformat() if hasattr(value, "isoformat") else csv_cell(value)

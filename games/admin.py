@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
-from backoffice.admin import AuditedMixin, ReadOnlyMixin, StaffViewMixin, is_staff, reason_action
+from backoffice.admin import AuditedMixin, ReadOnlyMixin, StaffViewMixin, reason_action
 from backoffice.charts import amount
-from backoffice.deals import deal_events, shuffle_verdict
+from backoffice.deals import deal_events, hidden_data, secret_until_over, shuffle_verdict
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate
 
 
@@ -39,11 +39,12 @@ class TableTemplateAdmin(AuditedMixin, StaffViewMixin, admin.ModelAdmin):  # typ
     ]
     list_filter = ["variant", "currency", "active"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return is_staff(request)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_staff(request)
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Variant and currency are fixed once a table was opened with the template; the rest
+        may change, and only tables opened afterwards take it (R-MONEY-6)."""
+        if obj is not None and obj.tables.exists():
+            return ["variant", "currency"]
+        return []
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -61,9 +62,6 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_staff(request)
 
 
 def _cancel(table: Table, reason: str, user: Any) -> Any:
@@ -83,6 +81,7 @@ class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
             "cancel_tables",
             "Cancel and refund selected tables (not started only)",
             _cancel,
+            permission="backoffice.cancel_table",
             warning="Every player gets back all they paid; a table whose game has started is refused.",
         )
     ]
@@ -159,9 +158,6 @@ class DealHandInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return is_staff(request)
-
 
 @admin.register(Deal)
 class DealAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
@@ -212,7 +208,10 @@ class DealAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
             format_html_join(
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
-                ((e.version, e.type, e.user or "everyone", e.data) for e in deal_events(obj)),
+                (
+                    (e.version, e.type, e.user or "everyone", e.data if obj.finished_at else hidden_data(e))
+                    for e in deal_events(obj)
+                ),
             ),
         )
 
@@ -226,6 +225,14 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(TableEvent)
 class TableEventAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    """A private event's data (a hand, a drawn card) shows only once its deal is over."""
+
     list_display = ["table", "version", "type", "visibility", "user", "created_at"]
     list_filter = ["type"]
     search_fields = ["table__id"]
+    fields = ["table", "version", "type", "visibility", "user", "created_at", "shown_data"]
+    readonly_fields = fields
+
+    @admin.display(description="Data")
+    def shown_data(self, obj: TableEvent) -> Any:
+        return hidden_data(obj) if secret_until_over(obj) else obj.data

@@ -133,7 +133,8 @@ def fill_with_bots(table: Table) -> Table:
         return table
     seated = set(Seat.objects.filter(table=table, left_at__isnull=True).values_list("user_id", flat=True))
     ever = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
-    for bot in bot_users(template.seats - len(seated), ever):
+    seats = engine.TableState.from_json(table.state).rules.seats  # the table's own (R-MONEY-6)
+    for bot in bot_users(seats - len(seated), ever):
         table = services.join(table.pk, bot)
     return table
 

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.sessions import session_group, user_group
 from games import access, client_actions, live
 from games.errors import GameError
 from games.models import Table
@@ -31,9 +32,15 @@ CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_PRIVATE = 4403
 CLOSE_NO_PONG = 4408
+CLOSE_SIGNED_OUT = 4401  # as a visitor who is not logged in: log in again
 CLOSE_FLOOD = 4429
 CLOSE_TOO_LARGE = 1009
 CLOSE_SERVER_ERROR = 1011
+
+
+#: user id -> [tokens, last refill]: the per-user bucket, shared by the user's connections to
+#: this process (each server process keeps its own; a user's sockets are spread over few).
+_USER_BUCKETS: dict[int, list[float]] = {}
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -43,6 +50,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     #: Frames per second a connection may send, and the burst it may send at once.
     rate = 10.0
     burst = 20
+    #: Frames per second one user may send over all their connections in this process, and
+    #: the burst: opening more connections does not buy more frames.
+    user_rate = 15.0
+    user_burst = 30
     #: Frames refused in a row (over the rate) before the connection is closed as a flood.
     flood_limit = 40
     #: Seconds of silence from the client before the server pings, and then before it closes.
@@ -81,6 +92,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 CLOSE_PRIVATE, "private_table", "this table is private: you need its invitation link or code"
             )
             return
+        # Logging out closes this session's sockets, a password change or ban all the user's.
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        for auth_group in [user_group(self.user.pk)] + ([session_group(session_key)] if session_key else []):
+            await self.channel_layer.group_add(auth_group, self.channel_name)
+            self.groups.append(auth_group)
         group = live.group_name(self.table_id)
         # Join the group before reading the table, so no event falls between the two.
         await self.channel_layer.group_add(group, self.channel_name)
@@ -173,13 +189,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     def take_token(self) -> str:
-        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second:
-        "ok", "refused", or "flood" past ``flood_limit`` frames refused in a row."""
+        """The rate limit, a token bucket of ``burst`` frames refilled at ``rate`` a second
+        for the connection, and one of ``user_burst`` at ``user_rate`` shared by every
+        connection of the user: "ok", "refused", or "flood" past ``flood_limit`` frames
+        refused in a row."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
+        shared = _USER_BUCKETS.setdefault(self.user.pk, [float(self.user_burst), now])
+        shared[0] = min(self.user_burst, shared[0] + (now - shared[1]) * self.user_rate)
+        shared[1] = now
+        if self.tokens >= 1 and shared[0] >= 1:
             self.tokens -= 1
+            shared[0] -= 1
             self.refused = 0
             return "ok"
         self.refused += 1
@@ -219,6 +241,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await live.announce(performed)
 
     # --- frames to the client --------------------------------------------------------------------
+
+    async def auth_revoked(self, message: dict[str, Any]) -> None:
+        """The session or every sign-in of the user ended (logout, password change, ban)."""
+        self.version = None
+        await self.refuse(CLOSE_SIGNED_OUT, "signed_out", "you are signed out; log in again to play")
 
     async def table_events(self, message: dict[str, Any]) -> None:
         """A write's events from the channel layer (see :func:`games.live.publish`)."""

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+
+#: Bounds of a template's stakes in paise (settings of the same name override them): a pool
+#: table's entry fee, a 21-card table's point value. The rake is always 0 to 25%.
+DEFAULT_BOUNDS = {
+    "TABLE_ENTRY_FEE_BOUNDS": (100, 10_000_00),  # ₹1 to ₹10,000
+    "TABLE_POINT_VALUE_BOUNDS": (5, 100_00),  # 5 paise to ₹100 a point
+}
+MAX_RAKE_PERCENT = 25
+
+
+def bounds(name: str) -> tuple[int, int]:
+    low, high = getattr(settings, name, DEFAULT_BOUNDS[name])
+    return int(low), int(high)
 
 
 class Variant(models.TextChoices):
@@ -30,7 +46,9 @@ class TableTemplate(models.Model):
     )
     entry_fee = models.PositiveIntegerField(default=0, help_text="Pool: entry fee in paise.")
     point_value = models.PositiveIntegerField(default=0, help_text="21-card: paise per point.")
-    rake_percent = models.PositiveSmallIntegerField(default=10, validators=[MaxValueValidator(100)])
+    rake_percent = models.PositiveSmallIntegerField(
+        default=10, validators=[MaxValueValidator(MAX_RAKE_PERCENT)], help_text="0 to 25% of the pool."
+    )
     move_seconds = models.PositiveSmallIntegerField(default=30)
     extra_seconds = models.PositiveSmallIntegerField(default=30)
     show_seconds = models.PositiveSmallIntegerField(default=30)
@@ -49,10 +67,37 @@ class TableTemplate(models.Model):
             models.CheckConstraint(
                 condition=models.Q(seats__gte=2, seats__lte=6), name="template_seats_2_to_6"
             ),
+            models.CheckConstraint(
+                condition=models.Q(rake_percent__gte=0, rake_percent__lte=MAX_RAKE_PERCENT),
+                name="template_rake_0_to_25",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Stakes within the configured bounds; variant and currency fixed once tables exist
+        (a table keeps the rest of its settings itself, R-MONEY-6)."""
+        errors: dict[str, Any] = {}
+        if not 0 <= (self.rake_percent or 0) <= MAX_RAKE_PERCENT:
+            errors["rake_percent"] = f"The rake is 0 to {MAX_RAKE_PERCENT}%."
+        if self.variant == Variant.POINTS21:
+            low, high = bounds("TABLE_POINT_VALUE_BOUNDS")
+            if not low <= (self.point_value or 0) <= high:
+                errors["point_value"] = f"A point is worth {low} to {high} paise."
+        elif self.variant:
+            low, high = bounds("TABLE_ENTRY_FEE_BOUNDS")
+            if not low <= (self.entry_fee or 0) <= high:
+                errors["entry_fee"] = f"The entry fee is {low} to {high} paise."
+        if self.pk is not None:
+            before = TableTemplate.objects.filter(pk=self.pk).values("variant", "currency").first()
+            if before and self.tables.exists():
+                for field in ("variant", "currency"):
+                    if before[field] != getattr(self, field):
+                        errors[field] = "Tables were opened with this template: make a new template instead."
+        if errors:
+            raise ValidationError(errors)
 
 
 class TableStatus(models.TextChoices):

@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, OuterRef, Subquery
 from django.utils import timezone
@@ -160,7 +161,7 @@ def _run(
         try:
             for step in progresses:
                 for intent in step.money:
-                    _pay(table, intent)
+                    _pay(table, intent, state.rules)
         except WalletError as error:
             raise GameError.from_wallet(error) from None
         for step in progresses:
@@ -285,7 +286,9 @@ def _sync_seats(table: Table, state: engine.TableState) -> None:
             seat.save(update_fields=["status", "position", "left_at"])
 
 
-def _pay(table: Table, intent: engine.Money) -> None:
+def _pay(table: Table, intent: engine.Money, rules: engine.Rules) -> None:
+    """Money moves at the table's own settings, copied into its state when it was opened
+    (R-MONEY-6): editing the template afterwards changes nothing here."""
     template = table.template
     currency = Currency(template.currency)
     pool_ref = table.pool_ref
@@ -309,7 +312,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
         ops.pay_winner(
             pool_ref,
             int(intent.player),
-            rake_percent=template.rake_percent,
+            rake_percent=rules.rake_percent,
             currency=currency,
             variant=variant,
         )
@@ -317,7 +320,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
         ops.pay_split(
             pool_ref,
             [(int(name), amount) for name, amount in zip(intent.players, intent.amounts, strict=True)],
-            rake_percent=template.rake_percent,
+            rake_percent=rules.rake_percent,
             currency=currency,
             variant=variant,
         )
@@ -327,7 +330,7 @@ def _pay(table: Table, intent: engine.Money) -> None:
             int(intent.player),
             seat.seat_ref,
             intent.amount,
-            point_value=template.point_value,
+            point_value=rules.point_value,
             table_ref=table.table_ref,
             currency=currency,
         )
@@ -348,8 +351,8 @@ def _pay(table: Table, intent: engine.Money) -> None:
             table.table_ref,
             intent.deal_number,
             [(refs[payer], refs[payee], points) for payer, payee, points in intent.transfers],
-            point_value=template.point_value,
-            rake_percent=template.rake_percent,
+            point_value=rules.point_value,
+            rake_percent=rules.rake_percent,
             currency=currency,
         )
     else:  # pragma: no cover - every intent is handled above
@@ -431,6 +434,8 @@ def join(table_id: int, user: Any, *, at: int | None = None, code: str | None = 
     """
     at = now_ms() if at is None else at
     name = name_of(user)
+    if getattr(user, "is_staff", False) and _currency_of(table_id) != Currency.CHIPS:
+        raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
     if getattr(user, "is_bot", False):
         template = Table.objects.select_related("template").get(pk=table_id).template
         if not template.bots_allowed:
@@ -445,14 +450,46 @@ def join(table_id: int, user: Any, *, at: int | None = None, code: str | None = 
             len(state.seated) < state.rules.seats
             and Seat.objects.filter(table=table, user_id=int(name), left_at__isnull=True).count() == 0
         ):
+            _check_open_seats(user, table)
             Seat.objects.create(table=table, user_id=int(name), position=len(state.players))
 
     try:
-        table = _run(table_id, lambda state: engine.Join(name, at), at=at, before=before)
+        with transaction.atomic():
+            _lock_player(user)  # the player's row first, then the table's: one order, no deadlock
+            table = _run(table_id, lambda state: engine.Join(name, at), at=at, before=before)
     except IntegrityError:
         raise GameError("already_seated", "you are already at this table") from None
     assert table is not None
     return table
+
+
+def _lock_player(user: Any) -> None:
+    """Serialise one player's joins and play-nows (the seat limit and play-now's idempotency
+    are checked under this lock)."""
+    from accounts.models import User
+
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+
+
+def _check_open_seats(user: Any, table: Table | None) -> None:
+    """A player sits at no more than ``TABLE_MAX_OPEN_SEATS`` open tables at once (bots aside)."""
+    if getattr(user, "is_bot", False):
+        return
+    limit = int(getattr(settings, "TABLE_MAX_OPEN_SEATS", 3))
+    open_seats = (
+        Seat.objects.filter(user_id=user.pk, left_at__isnull=True)
+        .exclude(table=table)
+        .exclude(table__status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
+        .count()
+    )
+    if open_seats >= limit:
+        raise GameError(
+            "too_many_tables", f"you already sit at {open_seats} tables, the most at once; leave one first"
+        )
+
+
+def _currency_of(table_id: int) -> str:
+    return str(Table.objects.filter(pk=table_id).values_list("template__currency", flat=True).first())
 
 
 def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Table:
@@ -460,6 +497,8 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     at = now_ms() if at is None else at
     if not template.active:
         raise GameError("template_inactive", "this table is not offered any more")
+    if getattr(user, "is_staff", False) and template.currency != Currency.CHIPS:
+        raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
     statuses = [TableStatus.WAITING, TableStatus.STARTING]
     if template.variant == "points21":
         statuses.append(TableStatus.PLAYING)
@@ -471,6 +510,29 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     )
     if template.variant != "points21":  # a pool player who left may not join that game again
         candidates = candidates.exclude(Exists(mine))
+    with transaction.atomic():
+        _lock_player(user)
+        # Idempotent for a few seconds: twenty clicks on "play now" are one seat and one fee.
+        since = timezone.now() - timedelta(seconds=float(getattr(settings, "PLAY_NOW_SECONDS", 10)))
+        recent = (
+            Seat.objects.filter(
+                user_id=user.pk,
+                table__template=template,
+                table__status__in=statuses,
+                left_at__isnull=True,
+                joined_at__gte=since,
+            )
+            .order_by("-id")
+            .values_list("table_id", flat=True)
+            .first()
+        )
+        if recent is not None:
+            return Table.objects.select_related("template").get(pk=recent)
+        _check_open_seats(user, None)  # before a table is opened for nothing
+        return _seat_somewhere(user, template, candidates, at)
+
+
+def _seat_somewhere(user: Any, template: TableTemplate, candidates: Any, at: int) -> Table:
     # The waiting table nearest to full first (it starts soonest), then the oldest.
     taken = Seat.objects.filter(table=OuterRef("pk"), left_at__isnull=True).values("table")
     candidates = (

@@ -7,6 +7,7 @@ layer, no server needed. ``DATABASE_URL`` switches to PostgreSQL (psycopg 3) and
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -298,3 +299,52 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # The worker and beat log through LOGGING above (JSON lines), not Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+
+# --- Trust (issue 13): payments, staff roles, login, input limits (docs/BACKOFFICE.md) ---
+# The sandbox payment provider confirms its own deposits: play money. On only when asked,
+# and by default only while DEBUG is on; every page then shows a "sandbox money" banner.
+PAYMENTS_SANDBOX = env_bool("PAYMENTS_SANDBOX", DEBUG)
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.payments")
+# A withdrawal above this many paise needs a second staff member's approval (four eyes).
+WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)
+# Tables: the most open seats a player holds at once, and how long "play now" on one template
+# answers with the seat it just gave (twenty clicks are one seat and one fee).
+TABLE_MAX_OPEN_SEATS = env_int("TABLE_MAX_OPEN_SEATS", 3, minimum=1)
+PLAY_NOW_SECONDS = env_int("PLAY_NOW_SECONDS", 10, minimum=0)
+
+# Client addresses (lock-out, throttles) come from REMOTE_ADDR, or behind TRUSTED_PROXY_COUNT
+# proxies from that many entries from the right of X-Forwarded-For (accounts/client_ip.py).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+
+# Log-in lock-out (django-axes) on the web form, the admin and the API token endpoint.
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+LOGGING.setdefault("loggers", {})["axes"] = {"level": "WARNING"}  # lock-outs, not every log-in
+
+# API input: JSON only, refused before parsing when over API_MAX_BODY_BYTES or nested deeper
+# than API_MAX_JSON_DEPTH, and never NaN or Infinity (api/parsers.py).
+REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["api.parsers.StrictJSONParser"]
+REST_FRAMEWORK["TEST_REQUEST_DEFAULT_FORMAT"] = "json"
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
+API_MAX_JSON_DEPTH = 8
+
+# Staff two-factor sign-in (django-otp, accounts/totp.py): with it on (default: DEBUG off),
+# /admin/, /backoffice/ and /api/staff/ need a TOTP-verified session, and staff get an API
+# token only with a current code.
+INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
+MIDDLEWARE += ["django_otp.middleware.OTPMiddleware", "accounts.totp.StaffTOTPMiddleware"]
+STAFF_TOTP_REQUIRED = env_bool("STAFF_TOTP_REQUIRED", not DEBUG)
+OTP_TOTP_ISSUER = "Rummy"

@@ -7,7 +7,11 @@ import pytest
 from accounts.personas import PLAYERS, demo_password
 
 
-def make_user(username: str, *, staff: bool = False):  # type: ignore[no-untyped-def]
+def make_user(username: str, *, staff: bool = False, role: str | None = "admin"):  # type: ignore[no-untyped-def]
+    """A user with the persona's password; ``staff``: in the staff group ``role`` (every
+    permission for "admin", see backoffice.roles; None for no group at all)."""
+    from django.contrib.auth.models import Group
+
     from accounts.models import User
 
     user = User.objects.create_user(
@@ -16,6 +20,8 @@ def make_user(username: str, *, staff: bool = False):  # type: ignore[no-untyped
     if staff:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
+        if role is not None:
+            user.groups.add(Group.objects.get(name=role))
     return user
 
 

@@ -77,9 +77,6 @@ class TransferInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
 
-    def has_view_permission(self, request: Any, obj: Any = None) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
-
 
 def _reverse(journal: Journal, reason: str, user: Any) -> Any:
     return actions.reverse_journal(journal, reason, user)
@@ -109,6 +106,7 @@ class JournalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
             "reverse_journals",
             "Reverse selected journals",
             _reverse,
+            permission="backoffice.reverse_journal",
             warning="Each journal gets a new journal moving its money back. Nothing is edited or deleted.",
         )
     ]
@@ -154,6 +152,10 @@ def _reject(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
     return actions.reject_withdrawal(withdrawal.pk, reason, user)
 
 
+def _correct(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
+    return actions.correct_withdrawal(withdrawal.pk, reason, user)
+
+
 @admin.register(Withdrawal)
 class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = (
@@ -161,6 +163,7 @@ class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg
         "user",
         "shown_amount",
         "status",
+        "first_approved_by",
         "decided_by",
         "reason",
         "created_at",
@@ -173,12 +176,23 @@ class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg
             "approve_withdrawals",
             "Approve selected withdrawals (pay out)",
             _approve,
-            warning="The held money leaves through the cashier to the player's bank.",
+            permission="backoffice.decide_withdrawal",
+            warning="The held money leaves through the cashier to the player's bank. Nobody approves "
+            "their own; a large withdrawal needs a second staff member's approval too.",
         ),
         reason_action(
             "reject_withdrawals",
             "Reject selected withdrawals (money back to the wallet)",
             _reject,
+            permission="backoffice.decide_withdrawal",
+        ),
+        reason_action(
+            "correct_withdrawals",
+            "Paid withdrawals returned by the bank: give the money back (compensating entry)",
+            _correct,
+            permission="backoffice.decide_withdrawal",
+            warning="A new journal moves the amount from the cashier back to the wallet; "
+            "nothing is reversed.",
         ),
     ]
 

@@ -20,6 +20,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from accounts.text import visible
 from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
@@ -44,6 +45,8 @@ DEFAULT_LIMITS = {
     "WALLET_MIN_WITHDRAWAL": 100_00,  # ₹100
     "WALLET_MAX_WITHDRAWAL": 50_000_00,  # ₹50,000
     "WALLET_CHIPS_TOPUP_TO": 10_000_00,  # 10,000 chips, in hundredths
+    # A withdrawal above this needs a second staff member's approval (four eyes).
+    "WALLET_SECOND_APPROVAL_OVER": 10_000_00,  # ₹10,000
 }
 
 
@@ -80,9 +83,12 @@ class PaymentProvider(Protocol):
 
 @dataclass
 class SandboxProvider:
-    """A provider for development and tests: no real gateway, references are random."""
+    """A provider for development and tests: no real gateway, references are random. It
+    confirms each deposit itself at once, as a real provider's callback would later; it works
+    only while ``PAYMENTS_SANDBOX`` is on (default: DEBUG)."""
 
     name: str = "sandbox"
+    confirms_itself: bool = True
 
     def start_deposit(self, user_id: int, amount: int, currency: str) -> str:
         return f"sandbox-dep-{uuid.uuid4().hex}"
@@ -95,8 +101,17 @@ def get_provider(name: str | None = None) -> PaymentProvider:
     """The provider called ``name`` (setting ``WALLET_PAYMENT_PROVIDER``, default the sandbox)."""
     name = name or getattr(settings, "WALLET_PAYMENT_PROVIDER", "sandbox")
     if name == "sandbox":
+        if not sandbox_on():
+            raise WalletError(
+                Code.BAD_REQUEST, "Payments are not available: no payment provider is set up (sandbox off)."
+            )
         return SandboxProvider()
     raise WalletError(Code.BAD_REQUEST, f"Unknown payment provider {name!r}.")
+
+
+def sandbox_on() -> bool:
+    """``PAYMENTS_SANDBOX``: play money through the sandbox provider (default: DEBUG)."""
+    return bool(getattr(settings, "PAYMENTS_SANDBOX", settings.DEBUG))
 
 
 # --- deposits -------------------------------------------------------------------------------
@@ -124,17 +139,23 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
         "decided_at": None,
         "failure_reason": "",
     }
-    return _insert(Deposit, values)
+    deposit = _insert(Deposit, values)
+    if getattr(provider, "confirms_itself", False):
+        return confirm_deposit(reference)  # the sandbox plays the provider's callback
+    return deposit
 
 
-def confirm_deposit(provider_ref: str) -> Deposit:
+def confirm_deposit(provider_ref: str, *, by_user: User | None = None) -> Deposit:
     """The provider says the money arrived: credit the wallet, exactly once.
 
     Confirming an already confirmed deposit returns it unchanged; confirming a failed one
-    raises ``already_decided``.
+    raises ``already_decided``. A staff member confirming by hand (``by_user``) may not
+    confirm their own deposit.
     """
     with transaction.atomic():
         deposit = _locked_deposit(provider_ref)
+        if by_user is not None and int(by_user.pk) == deposit.user_id:
+            raise WalletError(Code.NOT_STAFF, "Nobody confirms their own deposit.")
         if deposit.status == Deposit.Status.CONFIRMED:
             return deposit
         if deposit.status == Deposit.Status.FAILED:
@@ -249,12 +270,13 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     uid = _uid(user)
     amount = _check_limits(amount, "withdrawal", "WALLET_MIN_WITHDRAWAL", "WALLET_MAX_WITHDRAWAL")
     request_key = request_key or uuid.uuid4().hex
-    if len(request_key) > 100:
-        raise WalletError(Code.BAD_REQUEST, "The request key is too long.")
+    if not isinstance(request_key, str) or not 1 <= len(request_key) <= 100:
+        raise WalletError(Code.BAD_REQUEST, "The request key must be 1 to 100 characters.")
     wallet, hold = user_spec(uid), withdrawal_hold_spec(uid)
     with transaction.atomic():
         journal = execute(
-            key=f"withdrawal_hold:{request_key}",
+            # Keys are per user: another user's key is only another user's key.
+            key=f"withdrawal_hold:{uid}:{request_key}",
             kind=JournalKind.WITHDRAWAL_HOLD,
             currency=Currency.INR,
             accounts=[wallet, hold],
@@ -263,7 +285,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
             created_by_id=uid,
         )
         if journal.replayed:
-            return Withdrawal.objects.get(request_key=request_key)
+            return Withdrawal.objects.get(user_id=uid, request_key=request_key)
         withdrawal = _insert(
             Withdrawal,
             {
@@ -278,6 +300,9 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
                 "decided_at": None,
                 "reason": "",
                 "provider_ref": "",
+                "first_approved_by_id": None,
+                "first_approved_at": None,
+                "correction_journal_id": None,
                 "created_at": timezone.now(),
             },
         )
@@ -288,15 +313,21 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
 def approve_withdrawal(
     withdrawal_id: int, by_user: User, *, provider: PaymentProvider | None = None
 ) -> Withdrawal:
-    """Staff approve: the held money leaves through the cashier (paid out). Only once."""
+    """Staff approve: the held money leaves through the cashier (paid out). Only once.
+
+    Nobody approves their own withdrawal. Above ``WALLET_SECOND_APPROVAL_OVER`` the first
+    approval is only recorded (the withdrawal stays requested) and a second, different staff
+    member's approval pays it out.
+    """
     return _decide(withdrawal_id, by_user, approve=True, reason="", provider=provider)
 
 
 def reject_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdrawal:
     """Staff reject: the held money goes back to the wallet. Only once."""
-    if not reason.strip():
+    reason = visible(reason)
+    if not reason:
         raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is rejected.")
-    return _decide(withdrawal_id, by_user, approve=False, reason=reason.strip(), provider=None)
+    return _decide(withdrawal_id, by_user, approve=False, reason=reason, provider=None)
 
 
 def _decide(
@@ -310,6 +341,18 @@ def _decide(
             raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
         if withdrawal.status != Withdrawal.Status.REQUESTED:
             raise WalletError(Code.ALREADY_DECIDED, f"This withdrawal was already {withdrawal.status}.")
+        if int(by_user.pk) == withdrawal.user_id:
+            raise WalletError(Code.NOT_STAFF, "Nobody approves or rejects their own withdrawal.")
+        if approve and withdrawal.amount > limit("WALLET_SECOND_APPROVAL_OVER"):
+            if withdrawal.first_approved_by_id is None:
+                withdrawal.first_approved_by = by_user
+                withdrawal.first_approved_at = timezone.now()
+                _update(withdrawal, ["first_approved_by_id", "first_approved_at"])
+                return withdrawal
+            if withdrawal.first_approved_by_id == by_user.pk:
+                raise WalletError(
+                    Code.NOT_STAFF, "A second staff member must approve this withdrawal (four eyes)."
+                )
         uid = withdrawal.user_id
         hold = withdrawal_hold_spec(uid)
         target = cashier_spec(uid) if approve else user_spec(uid)
@@ -338,6 +381,42 @@ def _decide(
             withdrawal,
             ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "provider_ref"],
         )
+        return withdrawal
+
+
+def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdrawal:
+    """A paid withdrawal came back (the bank returned it): a new compensating journal moves the
+    amount from the cashier back to the wallet and the withdrawal is marked returned. The
+    payout and its hold are never reversed. Staff only, once, with a reason."""
+    if not getattr(by_user, "is_staff", False):
+        raise WalletError(Code.NOT_STAFF, "Only staff may correct a withdrawal.")
+    reason = visible(reason)
+    if not reason:
+        raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is corrected.")
+    with transaction.atomic():
+        withdrawal = _locked(Withdrawal, "id", withdrawal_id)
+        if withdrawal is None:
+            raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
+        if withdrawal.status != Withdrawal.Status.PAID:
+            raise WalletError(
+                Code.ALREADY_DECIDED,
+                f"Only a paid withdrawal can be corrected; this one is {withdrawal.status}.",
+            )
+        uid = withdrawal.user_id
+        cashier, wallet = cashier_spec(uid), user_spec(uid)
+        amount = withdrawal.amount
+        journal = execute(
+            key=f"withdrawal_returned:{withdrawal.pk}",
+            kind=JournalKind.ADJUSTMENT,
+            currency=Currency(withdrawal.currency),
+            accounts=[cashier, wallet],
+            meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
+            plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, amount)]),
+            created_by_id=by_user.pk,
+        )
+        withdrawal.status = Withdrawal.Status.RETURNED
+        withdrawal.correction_journal = journal
+        _update(withdrawal, ["status", "correction_journal_id"])
         return withdrawal
 
 

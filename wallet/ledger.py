@@ -38,6 +38,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from accounts.text import visible
 from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.models import Account, AccountKind, Currency, Journal, JournalKind
@@ -356,10 +357,20 @@ def reverse(journal: Journal, reason: str, by_user: Any) -> Journal:
     """
     if not getattr(by_user, "is_staff", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may reverse a journal.")
-    if not reason.strip():
+    if not visible(reason):
         raise WalletError(Code.BAD_REQUEST, "A reversal needs a reason.")
     if journal.kind == JournalKind.REVERSAL:
         raise WalletError(Code.BAD_REQUEST, "A reversal cannot itself be reversed; post a new journal.")
+    if journal.kind in (
+        JournalKind.WITHDRAWAL_HOLD,
+        JournalKind.WITHDRAWAL_PAID,
+        JournalKind.WITHDRAWAL_RELEASED,
+    ):
+        raise WalletError(
+            Code.BAD_REQUEST,
+            "A withdrawal's journals are never reversed (the withdrawal would disagree with the "
+            "ledger); correct a paid withdrawal with a compensating entry.",
+        )
     original = list(journal.transfers.select_related("debit", "credit").order_by("-id"))
     specs = {
         account.ref: spec_of(account)

@@ -201,14 +201,13 @@ class Withdrawal(models.Model):
         REQUESTED = "requested", "Requested"
         PAID = "paid", "Paid"
         REJECTED = "rejected", "Rejected"
+        RETURNED = "returned", "Paid, then returned by the bank"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="withdrawals")
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=8, choices=Currency.choices, default=Currency.INR)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REQUESTED)
-    request_key = models.CharField(
-        max_length=120, unique=True, help_text="Dedupes a double-submitted request."
-    )
+    request_key = models.CharField(max_length=120, help_text="Dedupes a double-submitted request (per user).")
     hold_journal = models.OneToOneField(Journal, on_delete=models.PROTECT, related_name="+")
     decision_journal = models.OneToOneField(
         Journal, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -219,10 +218,28 @@ class Withdrawal(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
     provider_ref = models.CharField(max_length=120, blank=True)
+    first_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Four eyes: the first of two approvals of a large withdrawal.",
+    )
+    first_approved_at = models.DateTimeField(null=True, blank=True)
+    correction_journal = models.OneToOneField(
+        Journal,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The compensating journal of a paid withdrawal that came back.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
+            models.UniqueConstraint(fields=["user", "request_key"], name="wallet_withdrawal_key_per_user"),
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_withdrawal_amount_positive"),
             models.CheckConstraint(
                 condition=Q(status="requested") | Q(decision_journal__isnull=False),

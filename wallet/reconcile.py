@@ -8,7 +8,10 @@ Checks, each over the whole ledger in a few queries:
 - every transfer has exactly two entries, ``-amount`` on the debit account and ``+amount``
   on the credit account, in the transfer's journal, currency matching both accounts;
 - each currency sums to zero over all accounts (money is neither created nor lost);
-- no account except the cashier is, or ever was, below zero; a closed account holds zero.
+- no account except the cashier is, or ever was, below zero; a closed account holds zero;
+- every withdrawal's status agrees with its journals: a hold that was not reversed; requested
+  with no decision; paid with a payout journal, rejected with a release journal, returned
+  with a payout and a compensating journal; no decision or correction reversed.
 """
 
 from __future__ import annotations
@@ -18,9 +21,44 @@ from django.db import connection
 from wallet.models import Account
 
 
+def withdrawal_problems(limit: int = 50) -> list[str]:
+    """Withdrawals whose status disagrees with the ledger."""
+    from wallet.models import Journal, JournalKind, Withdrawal
+
+    expected = {
+        Withdrawal.Status.REQUESTED: (None, False),
+        Withdrawal.Status.PAID: (JournalKind.WITHDRAWAL_PAID, False),
+        Withdrawal.Status.REJECTED: (JournalKind.WITHDRAWAL_RELEASED, False),
+        Withdrawal.Status.RETURNED: (JournalKind.WITHDRAWAL_PAID, True),
+    }
+    reversed_ids = set(Journal.objects.filter(reverses__isnull=False).values_list("reverses_id", flat=True))
+    problems = []
+    rows = Withdrawal.objects.select_related("hold_journal", "decision_journal", "correction_journal")
+    for withdrawal in rows.order_by("id").iterator():
+        kind, corrected = expected.get(withdrawal.status, ("?", False))
+        decision = withdrawal.decision_journal
+        why = []
+        hold = withdrawal.hold_journal
+        if hold.kind != JournalKind.WITHDRAWAL_HOLD or hold.pk in reversed_ids:
+            why.append("its hold was reversed or is not a hold")
+        if (decision.kind if decision else None) != kind:
+            why.append(f"decision journal {decision.kind if decision else 'none'}, expected {kind or 'none'}")
+        if decision is not None and decision.pk in reversed_ids:
+            why.append("its decision journal was reversed")
+        if corrected != (withdrawal.correction_journal_id is not None):
+            why.append("a correction journal " + ("missing" if corrected else "without the returned status"))
+        elif withdrawal.correction_journal_id in reversed_ids:
+            why.append("its correction journal was reversed")
+        if why:
+            problems.append(f"withdrawal {withdrawal.pk} is {withdrawal.status} but " + "; ".join(why))
+            if len(problems) >= limit:
+                break
+    return problems
+
+
 def reconcile(*, limit: int = 50) -> list[str]:
     """Every difference found, in plain words (at most ``limit`` per check); empty when all is well."""
-    problems: list[str] = []
+    problems: list[str] = withdrawal_problems(limit)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT a.id, a.ref, a.currency, a.balance, a.version, "

@@ -17,6 +17,7 @@ from django.db.models import CharField, Count, F, Sum, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, TruncDate
 
+from accounts.text import csv_cell
 from wallet.ledger import user_spec
 from wallet.models import Account, AccountKind, Currency, Entry, JournalKind
 
@@ -129,4 +130,4 @@ def write_csv(out: IO[str], rows: Sequence[Any], header: Iterable[str] | None = 
     if header is not None:
         writer.writerow(list(header))
     for row in rows:
-        writer.writerow(astuple(row))
+        writer.writerow([csv_cell(value) for value in astuple(row)])

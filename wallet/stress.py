@@ -85,6 +85,7 @@ class Setup:
     users: list[int]
     staff_id: int
     pools: int
+    second_staff_id: int = 0
 
 
 def prepare(workers: int, total_ops: int) -> Setup:
@@ -99,10 +100,24 @@ def prepare(workers: int, total_ops: int) -> Setup:
     staff = user_model.objects.create_user(  # type: ignore[attr-defined]
         username=f"stress-{run}-staff", password=None, is_staff=True
     )
+    second = user_model.objects.create_user(  # type: ignore[attr-defined]
+        username=f"stress-{run}-staff2", password=None, is_staff=True
+    )
     for user in users:
-        deposit = cashier.create_deposit(user, START_BALANCE)
+        deposit = cashier.create_deposit(user, START_BALANCE, provider=CALLBACK_LATER)
         cashier.confirm_deposit(deposit.provider_ref)
-    return Setup(run=run, users=[u.pk for u in users], staff_id=staff.pk, pools=max(8, total_ops // 25))
+    return Setup(
+        run=run,
+        users=[u.pk for u in users],
+        staff_id=staff.pk,
+        pools=max(8, total_ops // 25),
+        second_staff_id=second.pk,
+    )
+
+
+#: Deposits confirmed by a callback later (as a real provider does), so the walk can also
+#: confirm twice and fail them; the sandbox itself confirms at once.
+CALLBACK_LATER = cashier.SandboxProvider(confirms_itself=False)
 
 
 class Worker:
@@ -121,6 +136,7 @@ class Worker:
         self.entrants: dict[str, list[int]] = {}
         self.serial = 0
         self.staff = get_user_model().objects.get(pk=setup.staff_id)
+        self.second_staff = get_user_model().objects.get(pk=setup.second_staff_id)
         self.names = list(WEIGHTS)
         self.weights = [WEIGHTS[name] for name in self.names]
 
@@ -220,7 +236,9 @@ class Worker:
             )
 
     def op_deposit(self, done: int) -> None:
-        deposit = self.call(cashier.create_deposit, self._uid(), self.rng.randint(10_00, 5_000_00))
+        deposit = self.call(
+            cashier.create_deposit, self._uid(), self.rng.randint(10_00, 5_000_00), provider=CALLBACK_LATER
+        )
         if self.rng.random() < 0.2:
             self.call(cashier.fail_deposit, deposit.provider_ref, "declined by the sandbox")
             return
@@ -238,6 +256,8 @@ class Worker:
         self.report.keys.add(withdrawal.hold_journal.key)
         if self.rng.random() < 0.5:
             decided = self.call(cashier.approve_withdrawal, withdrawal.pk, self.staff)
+            if decided.status == "requested":  # four eyes: a large one needs a second approver
+                decided = self.call(cashier.approve_withdrawal, withdrawal.pk, self.second_staff)
         else:
             decided = self.call(cashier.reject_withdrawal, withdrawal.pk, self.staff, "stress")
         assert decided.decision_journal is not None

@@ -3,7 +3,7 @@ statement with its running balance, and the practice chips top-up. Amounts typed
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from wallet import cashier, reports
+from wallet.amounts import paise_from_rupees
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, JournalKind, Withdrawal
@@ -20,14 +21,8 @@ KIND_LABELS = dict(JournalKind.choices)
 
 
 def paise_from(text: str) -> int:
-    """Rupees as typed ("250", "99.50") to paise; a ValueError in plain words otherwise."""
-    try:
-        value = Decimal(text.strip().replace(",", "").lstrip("₹"))
-    except (InvalidOperation, AttributeError):
-        raise ValueError("Enter an amount in rupees, like 250 or 99.50.") from None
-    if value <= 0 or value != value.quantize(Decimal("0.01")):
-        raise ValueError("Enter a positive amount in rupees with at most two decimals.")
-    return int(value * 100)
+    """Rupees as typed ("250", "99.50") to paise, by the one strict parser (wallet.amounts)."""
+    return paise_from_rupees(text)
 
 
 def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpResponse:
@@ -48,6 +43,7 @@ def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpRes
         "statements": statements,
         "errors": errors or {},
         "values": request.POST if errors else {},
+        "request_key": uuid.uuid4().hex,
     }
     return render(request, "wallet/wallet.html", context, status=400 if errors else 200)
 
@@ -61,14 +57,17 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def deposit(request: HttpRequest) -> HttpResponse:
-    """The sandbox provider confirms at once; a real provider would call back later."""
+    """The sandbox provider (only with PAYMENTS_SANDBOX) confirms at once by itself; a real
+    provider calls back later."""
     try:
         amount = paise_from(request.POST.get("amount", ""))
         made = cashier.create_deposit(request.user, amount)
-        cashier.confirm_deposit(made.provider_ref)
     except (ValueError, WalletError) as error:
         return _page(request, {"deposit": getattr(error, "message", str(error))})
-    messages.success(request, f"Deposited ₹{amount / 100:,.2f} (sandbox).")
+    if made.status == made.Status.CONFIRMED:
+        messages.success(request, f"Deposited ₹{amount / 100:,.2f} (sandbox).")
+    else:
+        messages.success(request, f"Deposit of ₹{amount / 100:,.2f} started; it shows once confirmed.")
     return redirect("wallet:home")
 
 
@@ -77,8 +76,9 @@ def deposit(request: HttpRequest) -> HttpResponse:
 def withdraw(request: HttpRequest) -> HttpResponse:
     try:
         amount = paise_from(request.POST.get("amount", ""))
+        # The form carries a fresh key each time it is shown: a double submit is one request.
         key = request.POST.get("request_key") or None
-        cashier.request_withdrawal(request.user, amount, request_key=key and f"{request.user.pk}:{key}")
+        cashier.request_withdrawal(request.user, amount, request_key=key)
     except (ValueError, WalletError) as error:
         return _page(request, {"withdraw": getattr(error, "message", str(error))})
     messages.success(request, f"Withdrawal of ₹{amount / 100:,.2f} requested; staff will review it.")

@@ -38,15 +38,14 @@ def test_it_lists_the_lobby_and_seats_a_player_then_refunds_on_leaving(alice, bo
 
 def test_a_deposit_is_credited_once_and_the_statement_runs(alice):
     client = client_for(alice)
+    # Issue 13: the sandbox confirms its own deposits (as a provider's callback would); the
+    # endpoint where a player confirmed their own deposit is gone.
     created = client.post("/api/wallet/deposits/", {"amount": 250050}, format="json")
     assert created.status_code == 201
-    pending = created.json()
-    assert pending["status"] == "pending"
-    assert pending["amount"] == 250050
-    assert client.get("/api/wallet/").json()["balances"][0]["balance"] == 0
-    for _ in range(2):
-        confirmed = client.post(f"/api/wallet/deposits/{pending['id']}/confirm/")
-        assert confirmed.json()["status"] == "confirmed"
+    confirmed = created.json()
+    assert confirmed["status"] == "confirmed"
+    assert confirmed["amount"] == 250050
+    assert client.post(f"/api/wallet/deposits/{confirmed['id']}/confirm/").status_code == 404
     assert client.get("/api/wallet/").json()["balances"][0] == {
         "currency": "INR",
         "balance": 250050,
@@ -61,7 +60,7 @@ def test_a_deposit_is_credited_once_and_the_statement_runs(alice):
     ]
     assert statement["balance"] == 200050
     assert client.get("/api/wallet/").json()["balances"][0]["withdrawals_held"] == 50000
-    assert [d["id"] for d in client.get("/api/wallet/deposits/").json()] == [pending["id"]]
+    assert [d["id"] for d in client.get("/api/wallet/deposits/").json()] == [confirmed["id"]]
 
 
 def test_staff_decide_withdrawals_through_the_api_each_audited(alice, sam):

@@ -22,7 +22,7 @@ from backoffice.reports import REPORTS
 from games.models import Deal, Table
 from tests.api.support import _fast_passwords, _fresh_throttles, client_for  # noqa: F401
 from tests.backoffice.support import DAY1, DAY3, play_a_deal, seed, template
-from wallet.models import Deposit, Journal, JournalKind, Withdrawal
+from wallet.models import Journal, JournalKind, Withdrawal
 from wallet.reconcile import reconcile
 
 pytestmark = pytest.mark.django_db
@@ -86,13 +86,11 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
     users, sam, game, data = ctx["users"], ctx["sam"], ctx["game"], ctx["data"]
     alice, carol, dave = users["alice"], users["carol"], users["dave"]
     deal = Deal.objects.get(table=game, number=1)
-    split = Journal.objects.get(kind=JournalKind.SPLIT)
+    # Pool money cannot be reversed (R-MONEY-5, issue 13); a deposit can (a chargeback).
+    split = Journal.objects.filter(kind=JournalKind.DEPOSIT).first()
 
     def walk_table() -> int:
         return Table.objects.filter(template=ctx["walk"]).latest("id").pk
-
-    def latest_deposit() -> int:
-        return Deposit.objects.filter(user=alice, status="pending").latest("id").pk
 
     def latest_withdrawal() -> int:
         return Withdrawal.objects.filter(user=alice, status="requested").latest("id").pk
@@ -115,7 +113,6 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
         ("wallet_statement", alice, {}, {"currency": "INR", "limit": "50"}, None, 200),
         ("deposit_list", alice, {}, {}, None, 200),
         ("deposit_create", alice, {}, {}, {"amount": 5000}, 201),
-        ("deposit_confirm_sandbox", alice, {"pk": latest_deposit}, {}, None, 200),
         ("withdrawal_list", alice, {}, {}, None, 200),
         ("withdrawal_create", alice, {}, {}, {"amount": 10000, "request_key": "walk-1"}, 201),
         ("chips_topup", alice, {}, {}, None, 200),
@@ -139,7 +136,7 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
             sam,
             {"pk": split.pk},
             {},
-            {"reason": "split paid to the wrong players"},
+            {"reason": "the bank charged the deposit back"},
             201,
         ),
     ]

@@ -140,39 +140,48 @@ def _act(client, changelist, action, ids, reason=None):
 
 
 def test_reversing_a_journal_in_the_admin_posts_a_new_journal_and_the_ledger_reconciles(seeded, client):
+    """Issue 13 changed the journal reversed here from a split payout (pool money, which staff
+    may no longer reverse: R-MONEY-5) to a deposit charged back by the bank."""
     client.force_login(seeded.sam)
-    split = Journal.objects.get(kind=JournalKind.SPLIT)
+    deposit(seeded.users["erin"], 3000)
+    charged_back = Journal.objects.filter(kind=JournalKind.DEPOSIT).latest("id")
+    owner = charged_back.created_by
     changelist = reverse("admin:wallet_journal_changelist")
     journals, audits = Journal.objects.count(), AuditLog.objects.count()
-    confirm = _act(client, changelist, "reverse_journals", [split.pk])
+    confirm = _act(client, changelist, "reverse_journals", [charged_back.pk])
     assert confirm.status_code == 200
     assert b"Reason" in confirm.content
     assert (Journal.objects.count(), AuditLog.objects.count()) == (journals, audits), "asking writes nothing"
-    no_reason = _act(client, changelist, "reverse_journals", [split.pk], reason="   ")
+    no_reason = _act(client, changelist, "reverse_journals", [charged_back.pk], reason="   ")
     assert no_reason.status_code == 400
     assert (Journal.objects.count(), AuditLog.objects.count()) == (journals, audits)
-    alice_before = balance_of(user_spec(seeded.users["alice"].pk))
-    done = _act(client, changelist, "reverse_journals", [split.pk], reason="split paid in error")
+    before = balance_of(user_spec(owner.pk))
+    amount = charged_back.transfers.get().amount
+    done = _act(client, changelist, "reverse_journals", [charged_back.pk], reason="charged back by the bank")
     assert done.status_code == 302
-    reversal = Journal.objects.get(reverses=split)
+    reversal = Journal.objects.get(reverses=charged_back)
     assert reversal.kind == JournalKind.REVERSAL
     assert reversal.created_by == seeded.sam
-    assert reversal.meta["reason"] == "split paid in error"
-    assert balance_of(user_spec(seeded.users["alice"].pk)) == alice_before - 9000
-    assert balance_of(pool_spec(seeded.tables["B"].pool_ref)) == 20000, "the pool holds its money again"
+    assert reversal.meta["reason"] == "charged back by the bank"
+    assert balance_of(user_spec(owner.pk)) == before - amount
     assert reconcile() == []
     log = AuditLog.objects.latest("id")
     assert (log.actor, log.action, log.target, log.reason) == (
         seeded.sam,
         AuditAction.REVERSE_JOURNAL,
-        f"journal:{split.pk}",
-        "split paid in error",
+        f"journal:{charged_back.pk}",
+        "charged back by the bank",
     )
     assert log.details["reversal"] == reversal.key
-    again = _act(client, changelist, "reverse_journals", [split.pk], reason="twice")
+    again = _act(client, changelist, "reverse_journals", [charged_back.pk], reason="twice")
     assert again.status_code == 302
-    assert Journal.objects.filter(reverses=split).count() == 1
+    assert Journal.objects.filter(reverses=charged_back).count() == 1
     assert AuditLog.objects.count() == audits + 1, "a refused action leaves no audit row"
+    split = Journal.objects.get(kind=JournalKind.SPLIT)
+    assert (
+        _act(client, changelist, "reverse_journals", [split.pk], reason="undo the split").status_code == 302
+    )
+    assert not Journal.objects.filter(reverses=split).exists(), "pool money is never reversed (R-MONEY-5)"
 
 
 def test_approving_and_rejecting_withdrawals_in_the_admin_is_audited(seeded, client):

@@ -44,10 +44,15 @@ def short_lived_connections():
 
 @pytest.fixture(autouse=True)
 def fresh_channel_layer():
-    """Each test gets its own layer: no group outlives the event loop its consumers ran on."""
+    """Each test gets its own layer: no group outlives the event loop its consumers ran on
+    (and its own per-user rate buckets)."""
+    from games.consumers import _USER_BUCKETS
+
     channel_layers.backends.clear()
+    _USER_BUCKETS.clear()
     yield
     channel_layers.backends.clear()
+    _USER_BUCKETS.clear()
 
 
 @pytest.fixture(autouse=True)

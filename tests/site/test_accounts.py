@@ -20,7 +20,7 @@ def signup(client, **overrides):  # type: ignore[no-untyped-def]
         "display_name": "New Player",
         "password1": GOOD_PASSWORD,
         "password2": GOOD_PASSWORD,
-        "confirm_adult": "on",
+        "date_of_birth": "1990-05-17",
     }
     data.update(overrides)
     return client.post(reverse("accounts:signup"), data)
@@ -45,9 +45,10 @@ def test_it_never_stores_a_password_in_clear(client):
 
 
 def test_it_requires_the_adult_confirmation(client):
-    response = signup(client, confirm_adult="")
+    """Issue 13: a date of birth, no longer a checkbox (see tests/site/test_i13_accounts.py)."""
+    response = signup(client, date_of_birth="")
     assert response.status_code == 400
-    assert "You must be 18 or older to play on this site." in response.content.decode()
+    assert "This field is required." in response.content.decode()
     assert not User.objects.filter(username="newplayer").exists()
 
 

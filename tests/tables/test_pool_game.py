@@ -9,6 +9,7 @@ from games.engine import table as engine
 from games.errors import GameError
 from games.models import Deal, TableEvent
 from games.views_state import table_view
+from tests.conftest import make_user
 from tests.tables.support import (
     Clock,
     check_after_game,
@@ -237,9 +238,10 @@ def test_it_pools_every_entry_fee_of_up_to_six_players__R_POOL_1_R_MONEY_2_R_MON
     now = state(table)
     assert (now.phase, now.started, now.prize_pool) == (engine.Phase.PLAYING, 6, 15000)
     assert pool(table.pool_ref) == 15000
-    fund(sam, MONEY)
+    seventh = make_user("grace")  # a player: staff may not sit at money tables at all (issue 13)
+    fund(seventh, MONEY)
     with pytest.raises(GameError) as error:
-        services.join(table.pk, sam, at=clock())
+        services.join(table.pk, seventh, at=clock())
     assert error.value.code in ("table_full", "game_running")
     winner = players[2]
     plan = {user: "wrong" for user in players if user != winner}

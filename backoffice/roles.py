@@ -1,0 +1,83 @@
+"""Staff roles: four permission groups, made by a data migration (docs/BACKOFFICE.md, "Roles").
+
+A staff member can do only what their groups allow; ``is_staff`` alone opens the admin's
+door but shows nothing. The groups are kept in step with :data:`ROLES` by migration
+``backoffice/0003_i13_staff_roles`` (re-run :func:`sync_roles` after adding a permission).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Custom permissions (on the audit log model, so they live in one app): staff actions.
+ACTIONS = {
+    "decide_withdrawal": "Can approve or reject withdrawals",
+    "reverse_journal": "Can reverse a journal",
+    "cancel_table": "Can cancel and refund a table that has not started",
+    "ban_user": "Can ban and unban players",
+    "view_reports": "Can read the reports",
+}
+
+_PLAYERS_AND_TABLES = [
+    "accounts.view_user",
+    "games.view_tabletemplate",
+    "games.view_table",
+    "games.view_seat",
+    "games.view_deal",
+    "games.view_dealhand",
+    "games.view_tableevent",
+]
+_LEDGER = [
+    "wallet.view_account",
+    "wallet.view_journal",
+    "wallet.view_transfer",
+    "wallet.view_entry",
+]
+_CASH = ["wallet.view_deposit", "wallet.view_withdrawal"]
+
+#: Group name -> permissions ("app.codename"); "*" is every permission there is.
+ROLES: dict[str, list[str]] = {
+    "support": _PLAYERS_AND_TABLES,
+    "cashier": [
+        "accounts.view_user",
+        *_CASH,
+        *_LEDGER,
+        "backoffice.decide_withdrawal",
+        "backoffice.view_reports",
+    ],
+    "risk": [
+        *_PLAYERS_AND_TABLES,
+        *_CASH,
+        *_LEDGER,
+        "backoffice.view_auditlog",
+        "backoffice.reverse_journal",
+        "backoffice.cancel_table",
+        "backoffice.ban_user",
+        "backoffice.view_reports",
+    ],
+    "admin": ["*"],
+}
+
+
+def sync_roles(apps: Any) -> None:
+    """Create the groups and give each exactly its permissions (idempotent)."""
+    from django.contrib.auth.management import create_permissions
+
+    for config in apps.get_app_configs():
+        config.models_module = True
+        create_permissions(config, verbosity=0, apps=apps)
+        config.models_module = None
+    group_model = apps.get_model("auth", "Group")
+    permission_model = apps.get_model("auth", "Permission")
+    for name, wanted in ROLES.items():
+        group, _ = group_model.objects.get_or_create(name=name)
+        if wanted == ["*"]:
+            permissions = list(permission_model.objects.all())
+        else:
+            permissions = []
+            for full in wanted:
+                app_label, codename = full.split(".")
+                permissions.append(
+                    permission_model.objects.get(content_type__app_label=app_label, codename=codename)
+                )
+        group.permissions.set(permissions)
