@@ -25,6 +25,8 @@ PRODUCTION = {
     "SECURE_SSL_REDIRECT": "0",
     "GAME_TIMERS": "off",
     "REDIS_URL": "",
+    # Staff here have no TOTP device; the TOTP gate has its own tests (tests/backoffice/test_i13_totp.py).
+    "STAFF_TOTP_REQUIRED": "0",
 }
 #: A module import: ``import x from "./a.js"``, ``export * from './b.js'``, ``import("./c.js")``.
 IMPORTS = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+\.m?js)["']""")
