@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from wallet.money import rupees
+
 PALETTE = ("#0d5c3a", "#f2b705", "#c0282d", "#2b6cb0", "#6b46c1", "#718096", "#dd6b20", "#38a169")
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 70, 10, 10, 50
@@ -27,9 +29,7 @@ class Series:
 def amount(value: float, money: bool) -> str:
     if not money:
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
-    sign = "-" if value < 0 else ""
-    whole, paise = divmod(abs(int(value)), 100)
-    return f"{sign}₹{whole:,}.{paise:02d}"
+    return rupees(int(value))
 
 
 def _frame(title: str, low: float, high: float, money: bool, labels: Sequence[str]) -> list[str]:

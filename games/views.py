@@ -20,6 +20,7 @@ from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, T
 from games.views_state import arrangement
 from wallet.cashier import topup_chips
 from wallet.errors import WalletError
+from wallet.money import money
 
 OPEN_STATUSES = (TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING)
 BOT_NAMES = ("bot-asha", "bot-ravi", "bot-meera", "bot-kiran", "bot-dev")
@@ -41,18 +42,11 @@ REPLAY_TYPES = {
 }
 
 
-def rupees(paise: int) -> str:
-    whole, rest = divmod(abs(int(paise)), 100)
-    return f"{'-' if paise < 0 else ''}₹{whole:,}.{rest:02d}"
-
-
 def stake(template: TableTemplate) -> str:
     """The entry fee (pool) or point value (21-card), in rupees or chips."""
     amount = template.point_value if template.variant == "points21" else template.entry_fee
     label = "per point" if template.variant == "points21" else "entry"
-    if template.currency == "CHIPS":
-        return f"{amount / 100:,.2f} chips {label}".replace(".00 ", " ")
-    return f"{rupees(amount)} {label}"
+    return f"{money(amount, template.currency)} {label}"
 
 
 def _rows(templates: list[TableTemplate]) -> list[dict[str, Any]]:
