@@ -17,7 +17,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import client_actions, live
+from games import client_actions, live, presence
 from games.errors import GameError
 from games.models import Table
 
@@ -74,6 +74,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.refuse(CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
         self.heartbeat = asyncio.ensure_future(self.keep_alive())
+        await database_sync_to_async(presence.connected)(self.table_id, self.user.pk)
+        self.counted = True
 
     def version_asked(self) -> int | None:
         """``?v=N`` of the URL: the last version the client has, or None."""
@@ -84,6 +86,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.heartbeat is not None:
             self.heartbeat.cancel()
+        if getattr(self, "counted", False):
+            self.counted = False
+            await database_sync_to_async(presence.disconnected)(self.table_id, self.user.pk)
 
     async def refuse(self, code: int, error: str, message: str) -> None:
         await self.send_json({"error": error, "message": message, "id": None})

@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/<int:template_id>/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/arrange/", views.arrange, name="arrange"),
+    path("tables/<int:table_id>/scores/", views.scores, name="scores"),
     path("history/", views.history, name="history"),
     path("history/deals/<int:deal_id>/", views.deal_detail, name="deal"),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -17,7 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.errors import GameError
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
-from games.views_state import arrangement
+from games.views_state import arrangement, score_card
+from games.words import browser_words, word
 from wallet.cashier import topup_chips
 from wallet.errors import WalletError
 from wallet.money import money
@@ -143,7 +145,14 @@ def play_now(request: HttpRequest, template_id: int) -> HttpResponse:
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("template"), pk=table_id)
     seated = Seat.objects.filter(table=table, user=request.user, left_at__isnull=True).exists()
-    context = {"table": table, "seated": seated, "stake": stake(table.template), "me": str(request.user.pk)}
+    context = {
+        "table": table,
+        "seated": seated,
+        "stake": stake(table.template),
+        "me": str(request.user.pk),
+        "variant_words": word("variant", table.template.variant),
+        "words_json": json.dumps(browser_words()),
+    }
     return render(request, "games/table.html", context)
 
 
@@ -156,6 +165,17 @@ def arrange(request: HttpRequest, table_id: int) -> JsonResponse:
         return JsonResponse(arrangement(table, request.user))
     except GameError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
+
+
+@login_required
+@require_GET
+def scores(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The score card and the last finished deal, for the table page's menu."""
+    table = get_object_or_404(Table.objects.select_related("template"), pk=table_id)
+    try:
+        return JsonResponse(score_card(table, request.user))
+    except GameError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=403)
 
 
 @login_required

@@ -6,7 +6,8 @@ export class Connection {
     this.tableId = tableId;
     this.handlers = handlers; // {snapshot(frame), event(frame), ack(frame, entry), error(frame, entry), status(text)}
     this.storage = storage;
-    this.version = Number(storage.getItem(`table-${tableId}-v`)) || null;
+    const saved = storage.getItem(`table-${tableId}-v`);
+    this.version = saved !== null && saved !== "" ? Number(saved) : null;
     this.nextId = Number(storage.getItem(`table-${tableId}-id`)) || 1;
     this.pending = new Map(); // id -> {frame, context}
     this.ws = null;
@@ -17,7 +18,7 @@ export class Connection {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.version ? `?v=${this.version}` : "";
+    const query = this.version !== null ? `?v=${this.version}` : "";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.tableId}/${query}`);
     this.ws = ws;
     ws.onopen = () => {
