@@ -63,6 +63,17 @@ def setup() -> None:
         show_seconds=10,
         rejoin_seconds=2,
     )
+    TableTemplate.objects.create(
+        name="Browser practice 21 cards vs a bot",
+        variant="points21",
+        currency="CHIPS",
+        seats=2,
+        point_value=10,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
+    )
     call_command("seed_tables", verbosity=0)
 
 
