@@ -47,14 +47,17 @@ def no_serious_violations(page, what: str) -> None:  # type: ignore[no-untyped-d
 def fits_one_screen(page) -> None:  # type: ignore[no-untyped-def]
     """On one's turn: no scrolling at all, and the piles, every card and the buttons on screen."""
     sizes = page.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]"
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+        " innerWidth, innerHeight]"
     )
-    assert sizes[0] <= sizes[2] + 1 and sizes[1] <= sizes[3] + 1, f"the page scrolls: {sizes}"
+    assert sizes[0] <= sizes[2] + 1, f"the page scrolls sideways: {sizes}"
+    assert sizes[1] <= sizes[3] + 1, f"the page scrolls: {sizes}"
     off = page.evaluate(
         """() => [...document.querySelectorAll(
               '#draw-closed, #draw-open, #hand button.card, .actionbar button:not([hidden])')]
             .filter(e => { const r = e.getBoundingClientRect();
-                           return r.top < 0 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1; })
+                           return r.top < 0 || r.left < -1
+                               || r.bottom > innerHeight + 1 || r.right > innerWidth + 1; })
             .map(e => e.id || e.dataset.card)"""
     )
     assert not off, f"off screen: {off}"
@@ -164,7 +167,8 @@ def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start
 
         def on_result(p, n):  # type: ignore[no-untyped-def]
             text = words_only(p)
-            assert "chips" in text and "₹" not in p.inner_text("#result-body")
+            assert "chips" in text
+            assert "₹" not in p.inner_text("#result-body")
             assert "Value cards" in text or "No value cards" in text
             assert "at most 200 points" in text
             results.append(text)
@@ -172,13 +176,21 @@ def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 p.screenshot(path=str(SHOTS / "desktop-21-result.png"))
 
-        # Until three results, or the table stops dealing (see the lead's note in the report).
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and len(results) < 3:
-            before = len(results)
-            drop_each_deal(page, "#game-over", 25, lambda p, n: on_result(p, before + n))
-            if len(results) == before:
-                break
+        # Three results, or as many as the table deals: with the current engine a 21-card table
+        # may stop after its first deal (issue 14 fixes it; then assert three here).
+        seen: set[str] = set()
+        quiet_since = time.monotonic()
+        while len(results) < 3 and time.monotonic() - quiet_since < 25:
+            if page.is_visible("#result") and page.locator("#result-body .mono").count():
+                seed = page.inner_text("#result-body .mono")
+                if seed not in seen:
+                    seen.add(seed)
+                    on_result(page, len(seen))
+                    quiet_since = time.monotonic()
+            if page.is_visible("#drop") and page.is_enabled("#drop"):
+                page.click("#drop")
+                page.click("#drop")
+            page.wait_for_timeout(250)
         assert len(results) >= 1
     finally:
         context.close()
@@ -219,7 +231,8 @@ def test_drag_sort_group_labels_and_keyboard_on_a_desktop(browser, start_site):
         # A fresh hand is sorted by suit and every group gets the engine's label and points.
         bob.wait_for_function("!document.getElementById('points').textContent.includes('…')")
         labels = bob.eval_on_selector_all("#hand .glabel", "els => els.map(e => e.textContent)")
-        assert labels and all(label != "…" for label in labels)
+        assert labels
+        assert all(label != "…" for label in labels)
         assert re.fullmatch(r"Points \d+", bob.inner_text("#points"))
         # Sort by colour: two colour groups (and the jokers apart).
         bob.click("#sort")
