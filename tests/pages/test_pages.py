@@ -103,6 +103,19 @@ def test_play_now_without_money_shows_the_error_next_to_the_button(client, alice
     assert "balance" in body.lower()
 
 
+def test_out_of_chips_is_told_in_chips_with_the_top_up_offered(client, alice):
+    tmpl = chips_template(name="Practice pool", variant="pool61", bots_allowed=True)
+    client.force_login(alice)  # alice never had chips (not signed up through the page)
+    response = client.post(reverse("games:play_now", args=[tmpl.pk]))
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "Top up my practice chips" in body
+    assert reverse("wallet:topup") in body
+    error = body.split('role="alert">', 1)[1].split("</p>", 1)[0]
+    assert "chips" in error
+    assert "₹" not in error
+
+
 def test_play_now_on_a_practice_table_with_bots_starts_the_game(client, alice):
     tmpl = chips_template(name="Practice vs a bot", variant="pool61", bots_allowed=True)
     topup_chips(alice)
