@@ -79,7 +79,6 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         # Bob draws, puts the 9♦ in the finish slot and declares the solver's grouping.
         bob.click("#draw-closed")
         bob.wait_for_function("document.querySelectorAll('#hand button.card').length === 14")
-        shot(bob, "table-phone.png")
         bob.click(f"#hand button[data-card='{FINISH_CARD}']")
         bob.click("#finish")
         bob.wait_for_selector("#declare:enabled")
