@@ -34,6 +34,7 @@ const st = {
   lastTurnKey: "",
   justDragged: false,
   saveTimer: null,
+  autoSeen: new Set(), // players seen on auto drop during this deal
 };
 
 const names = {};
@@ -165,6 +166,7 @@ function render() {
     st.selected = [];
     st.labels.clear();
     st.points = null;
+    st.autoSeen.clear();
     $("action-error").textContent = "";
     $("arrange-error").textContent = "";
     $("topup").hidden = true;
@@ -272,8 +274,12 @@ function renderSeats() {
     if (p.status === "eliminated") badge("Eliminated", "out");
     if (p.status === "left") badge("Left", "out");
     if (!p.connected && p.status !== "left") badge("Offline", "offline");
-    if (p.auto_drop) badge(p.player === ME ? "Auto drop on" : "Auto drop");
-    if (dp && p.player === ME && p.auto_drop) badge("I'm back pending");
+    if (p.auto_drop) {
+      st.autoSeen.add(p.player);
+      badge("Auto drop");
+    } else if (st.autoSeen.has(p.player) && dp && dp.status !== "in") {
+      badge("I'm back: next deal"); // "I'm back" pressed; this deal is already dropped
+    }
     if (turn && dp) {
       const extra = document.createElement("span");
       extra.className = "bank";
@@ -355,10 +361,11 @@ function renderHand(focus) {
     const label = groupLabel(group);
     const div = document.createElement("div");
     div.className = "group" + (label ? (label.valid ? " valid" : " invalid") : "");
-    if (label && label.kind === "sequence" && isMarriage(group, j)) div.classList.add("marriage");
+    const marriage = isMarriage(group, j);
+    if (marriage) div.classList.add("marriage");
     div.dataset.group = String(g);
     div.setAttribute("role", "group");
-    const text = label ? label.label + (label.valid ? " ✓" : "") : "…";
+    const text = (label ? label.label + (label.valid ? " ✓" : "") : "…") + (marriage ? " · Marriage" : "");
     div.setAttribute("aria-label", `Group ${g + 1}: ${label ? label.label : "not checked yet"}`);
     const chip = document.createElement("span");
     chip.className = "glabel";

@@ -49,8 +49,8 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
 
 def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
     site = start_site(seeds=RIGGED)
-    alice_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
-    bob_ctx = browser.new_context(viewport={"width": 360, "height": 780})  # a phone
+    alice_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    bob_ctx = browser.new_context(viewport={"width": 360, "height": 740})  # a phone
     try:
         alice = log_in(alice_ctx, site.url, "alice")
         bob = log_in(bob_ctx, site.url, "bob")
