@@ -84,8 +84,9 @@ function plain(message) {
 }
 
 let errorTimer = null;
-function showError(text, id = "action-error") {
+function showError(text, id = "action-error", info = false) {
   const box = $(id);
+  box.classList.toggle("info", info);
   box.textContent = text;
   clearTimeout(errorTimer);
   errorTimer = setTimeout(() => {
@@ -726,7 +727,7 @@ $("auto-arrange").onclick = async () => {
     const choice = model.better(st.groups, current, proposal, body.score);
     app.dataset.arranged = String(Number(app.dataset.arranged || 0) + 1);
     if (!choice.changed) {
-      showError(`Your own groups score ${current}, no more than the best arrangement (${body.score}): kept.`, "arrange-error");
+      showError(`Your groups score ${current}, as low as the best arrangement (${body.score}): kept as they are.`, "arrange-error", true);
       return;
     }
     st.selected = [];

@@ -20,7 +20,7 @@ export function cardEl(code, jokers, tag = "span") {
   else node.classList.add(`s-${code[1]}`);
   const idx = el("span", "idx");
   idx.append(el("span", "r", rankText(code)), el("span", "s", suit ? suit.symbol : "★"));
-  node.append(idx, el("span", "pip", suit ? suit.symbol : "🃏"));
+  node.append(idx, el("span", "pip", suit ? suit.symbol : "★"));
   const marks = marksOf(code, jokers);
   if (marks.length) {
     node.classList.add("wild");
