@@ -49,7 +49,12 @@ def setup() -> None:
         user.save()
         topup_chips(user)
     TableTemplate.objects.create(
-        name="Browser 101 pool, 2 seats", variant="pool101", currency="CHIPS", seats=2, entry_fee=1000
+        name="Browser 101 pool, 2 seats",
+        variant="pool101",
+        currency="CHIPS",
+        seats=2,
+        entry_fee=1000,
+        rejoin_seconds=3,
     )
     TableTemplate.objects.create(
         name="Browser practice 61 pool vs a bot",

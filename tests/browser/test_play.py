@@ -110,6 +110,21 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         loser = rows["1"]
         assert loser["outcome"] in ("deal_show", "lost_show")
         assert loser["score"] == loser["engine_score"] == shown
+
+        # The rest of the game between the two browsers: whoever is to play drops (two taps),
+        # until one of them passes 101 and the game is over for both.
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline and not (
+            alice.is_visible("#game-over") and bob.is_visible("#game-over")
+        ):
+            for page in (alice, bob):
+                if page.is_visible("#drop") and page.is_enabled("#drop"):
+                    page.click("#drop")
+                    page.click("#drop")
+            alice.wait_for_timeout(250)
+        for page in (alice, bob):
+            assert page.is_visible("#game-over"), "the game between two browsers did not end"
+            assert "Winner: " in page.inner_text("#over-body")
     finally:
         alice_ctx.close()
         bob_ctx.close()

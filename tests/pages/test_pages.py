@@ -4,6 +4,7 @@ else's data, and errors in plain words next to the action that caused them."""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 from django.urls import reverse
@@ -157,6 +158,14 @@ def test_history_and_deal_replay_for_the_owner_only(client, alice, bob, carol):
     assert deal.seed in body
     assert deal.commitment in body
     assert "verified: sha256(seed) == commitment" in body
+    # Players read words, never internal codes, in the history and the replay.
+    for text in (history, body):
+        visible = re.sub(r"<[^>]+>", " ", text)
+        assert not re.search(
+            r"\b(first_drop|middle_drop|lost_show|wrong_show|deal_show|deal_started)\b", visible
+        )
+    assert "First drop" in history or "<td>Won</td>" in history
+    assert "The cards are dealt" in body
     client.force_login(carol)
     assert client.get(reverse("games:deal", args=[deal.pk])).status_code == 404
     assert f"Table {table.pk}" not in client.get(reverse("games:history")).content.decode()
