@@ -352,6 +352,7 @@ function groupLabel(group) {
 
 function renderHand(focus) {
   const box = $("hand");
+  const hadFocus = box.contains(document.activeElement); // keep a keyboard player's place
   const mine = myDeal();
   $("hand-section").hidden = !mine;
   box.replaceChildren();
@@ -391,7 +392,7 @@ function renderHand(focus) {
   fitHand();
   const same = st.pointsKey === JSON.stringify(st.groups);
   $("points").textContent = st.points === null ? "Points …" : `Points ${st.points}${same ? "" : " …"}`;
-  if (focus && st.focusAt) {
+  if ((focus || hadFocus) && st.focusAt) {
     const target = box.querySelector(`button[data-g="${st.focusAt.g}"][data-i="${st.focusAt.i}"]`);
     if (target) target.focus();
   }
@@ -837,6 +838,11 @@ function dropTarget(x, y) {
   if (under.closest("#hand-section")) return { kind: "move", g: st.groups.length, i: 0, node: hand };
   return null;
 }
+
+hand.addEventListener("focusin", (e) => {
+  const button = e.target.closest("button.card");
+  if (button) st.focusAt = placeOf(button);
+});
 
 hand.addEventListener("keydown", (e) => {
   const button = e.target.closest("button.card");
