@@ -210,6 +210,7 @@ def test_landscape_phone_fits_the_turn_on_one_screen(browser, start_site):
         bob.click("#draw-closed")
         bob.wait_for_function("document.querySelectorAll('#hand button.card').length === 14")
         fits_one_screen(bob)
+        bob.wait_for_function("!document.getElementById('points').textContent.includes('…')")
         bob.screenshot(path=str(SHOTS / "phone-landscape.png"))
     finally:
         alice_ctx.close()
