@@ -271,6 +271,23 @@ def test_drag_sort_group_labels_and_keyboard_on_a_desktop(browser, start_site):
         )
         assert "your turn" in alice.inner_text("#status").lower()
         assert alice.title().startswith("● Your turn")
+        # Alice draws and discards by dragging a card onto the open pile.
+        alice.click("#draw-closed")
+        alice.wait_for_function("document.querySelectorAll('#hand button.card').length === 14")
+        card = alice.locator("#hand button.card").last
+        thrown = card.get_attribute("data-card")
+        card.hover()
+        alice.mouse.down()
+        pile = alice.locator("#draw-open").bounding_box()
+        assert pile is not None
+        alice.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=10)
+        alice.mouse.up()
+        alice.wait_for_function("document.querySelectorAll('#hand button.card').length === 13")
+        bob.wait_for_function(
+            f"document.querySelector('#draw-open .card') && "
+            f"document.querySelector('#draw-open .card').dataset.card === '{thrown}'"
+        )
+        alice.wait_for_function("!document.title.startsWith('● Your turn')")
         SHOTS.mkdir(parents=True, exist_ok=True)
         alice.screenshot(path=str(SHOTS / "desktop-table.png"))
         no_serious_violations(alice, "desktop table")

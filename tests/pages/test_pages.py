@@ -129,7 +129,12 @@ def test_play_now_on_a_practice_table_with_bots_starts_the_game(client, alice):
     assert table.seats.filter(user__is_bot=True).count() == 1
     page = client.get(response["Location"])
     assert page.status_code == 200
-    assert "table.js" in page.content.decode()
+    html = page.content.decode()
+    assert "table.js" in html
+    # Nothing inline, so a strict Content-Security-Policy allows the page.
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+    assert " style=" not in html
+    assert "<style" not in html
 
 
 def test_arrange_returns_the_solvers_grouping_or_an_error(client, alice, bob, carol):
