@@ -64,6 +64,9 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         assert alice.is_disabled("#draw-closed")
         assert "bob's turn" in alice.inner_text("#status").lower()
         assert "your turn" in bob.inner_text("#status").lower()
+        # The toss is shown at the start: each player's toss card, who deals, who plays first.
+        alice.wait_for_function("document.getElementById('notice').textContent.startsWith('Toss:')")
+        assert "bob plays first" in alice.inner_text("#notice")
         assert alice.inner_text("#cut").strip()
 
         # Reconnect: a reload brings back the same hand and the same turn.
