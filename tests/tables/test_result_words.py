@@ -22,6 +22,8 @@ from tests.tables.support import (
     declare,
     grouping,
     in_turn_order,
+    pass_deadline,
+    play_deal,
     rig,
     scripted,
     seat_all,
@@ -205,3 +207,22 @@ def test_a_split_offer_is_explained__R_POOL_8():
     lines = explain_split([10167, 4167, 1666], [3, 1, 0], 2500, 16000, "INR")
     assert lines[0].startswith("The prize after rake is ₹160.00.")
     assert lines[1] == "3 drop(s) left: ₹75.00 first, ₹26.67 share, ₹101.67 in all."
+
+
+def test_a_split_offer_on_the_table_says_who_gets_what_and_why__R_POOL_6_R_POOL_8(alice, bob, carol):
+    clock = Clock()
+    users = [alice, bob, carol]
+    table = seat_all(template(), users, clock)
+    play_deal(table, users, {alice: "wrong", bob: "wrong"}, clock)
+    pass_deadline(table, clock)
+    play_deal(table, users, {alice: "wrong", carol: "wrong"}, clock)
+    table.refresh_from_db()
+    split = table_view(table, bob)["split_offer"]
+    assert sorted(split["players"]) == sorted([str(bob.pk), str(carol.pk)])
+    assert split["amounts"] == [3375, 3375]
+    assert split["drops_left"] == [1, 1]  # both at 80 of 101: the same drops, an equal split
+    assert split["why"] == (
+        "The prize after rake is ₹67.50. Each player first gets the entry fee (₹25.00) for every "
+        "drop they have left beyond the fewest anyone has (1); the rest, ₹67.50, is shared equally."
+    )
+    assert split["each"] == ["1 drop(s) left: ₹0.00 first, ₹33.75 share, ₹33.75 in all."] * 2
