@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.apps import AppConfig
@@ -22,10 +23,13 @@ def _generic_plans(sender: Any, connection: Any, **kwargs: Any) -> None:
 
 
 def _welcome_chips(sender: Any, user: Any, **kwargs: Any) -> None:
-    """Answer accounts' sign-up signal with the welcome practice chips."""
+    """Answer accounts' sign-up signal with the welcome practice chips. A refusal (the chips
+    are there already) must never fail the sign-up itself."""
     from wallet.cashier import welcome_chips
+    from wallet.errors import WalletError
 
-    welcome_chips(user)
+    with contextlib.suppress(WalletError):
+        welcome_chips(user)
 
 
 class WalletConfig(AppConfig):
