@@ -304,6 +304,7 @@ function renderPiles() {
   cut.replaceChildren(...(d ? [cardEl(d.cut, j)] : []));
   cut.setAttribute("aria-label", d ? `Cut joker: ${cardName(d.cut, j)}` : "No cut joker");
   $("closed-count").textContent = d ? String(d.closed_count) : "";
+  $("draw-closed").classList.toggle("empty", !d); // between deals the felt is bare
   const top = d && d.open_pile.length ? d.open_pile[d.open_pile.length - 1] : null;
   const open = $("draw-open");
   open.replaceChildren(...(top ? [cardEl(top, j)] : []));

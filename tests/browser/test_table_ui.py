@@ -153,16 +153,19 @@ def test_a_new_player_plays_a_whole_practice_pool_game_on_a_phone(browser, start
         context.close()
 
 
-def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start_site):
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start_site, viewport):
     """As many deals as the table plays (up to three): each result with points, value cards,
-    the cap, the rake and the chips per player."""
+    the cap, the rake and the chips per player. On a phone, 21 or 22 cards fit one screen."""
     site = start_site()
-    context = browser.new_context(viewport=DESKTOP)
+    context = phone(browser) if viewport is PHONE else browser.new_context(viewport=viewport)
     try:
         page = log_in(context, site.url, "carol")
         play_now(page, "Browser practice 21 cards vs a bot")
         page.wait_for_selector("#hand button.card")
         assert page.locator("#hand button.card").count() in (21, 22)
+        if viewport is PHONE:
+            fits_one_screen(page)
         results: list[str] = []
 
         def on_result(p, n):  # type: ignore[no-untyped-def]
@@ -172,7 +175,7 @@ def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start
             assert "Value cards" in text or "No value cards" in text
             assert "at most 200 points" in text
             results.append(text)
-            if n == 1:
+            if n == 1 and viewport is DESKTOP:
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 p.screenshot(path=str(SHOTS / "desktop-21-result.png"))
 
@@ -196,10 +199,12 @@ def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start
         context.close()
 
 
-def test_landscape_phone_fits_the_turn_on_one_screen(browser, start_site):
+@pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE], ids=["portrait", "landscape"])
+def test_a_phone_fits_the_turn_on_one_screen(browser, start_site, viewport):
+    """Before and after drawing (13 and 14 cards), portrait and landscape: no scrolling."""
     site = start_site(seeds=671)
     alice_ctx = browser.new_context(viewport=DESKTOP)
-    bob_ctx = phone(browser, LANDSCAPE)
+    bob_ctx = phone(browser, viewport)
     try:
         alice = log_in(alice_ctx, site.url, "alice")
         bob = log_in(bob_ctx, site.url, "bob")
@@ -211,7 +216,8 @@ def test_landscape_phone_fits_the_turn_on_one_screen(browser, start_site):
         bob.wait_for_function("document.querySelectorAll('#hand button.card').length === 14")
         fits_one_screen(bob)
         bob.wait_for_function("!document.getElementById('points').textContent.includes('…')")
-        bob.screenshot(path=str(SHOTS / "phone-landscape.png"))
+        if viewport is LANDSCAPE:
+            bob.screenshot(path=str(SHOTS / "phone-landscape.png"))
     finally:
         alice_ctx.close()
         bob_ctx.close()
