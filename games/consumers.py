@@ -68,14 +68,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join the group before reading the table, so no event falls between the two.
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups.append(group)
+        # Counted before the first snapshot, so that snapshot shows this player connected.
+        await database_sync_to_async(presence.connected)(self.table_id, self.user.pk)
+        self.counted = True
         try:
             await self.sync(self.version_asked())
         except Table.DoesNotExist:
             await self.refuse(CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
         self.heartbeat = asyncio.ensure_future(self.keep_alive())
-        await database_sync_to_async(presence.connected)(self.table_id, self.user.pk)
-        self.counted = True
 
     def version_asked(self) -> int | None:
         """``?v=N`` of the URL: the last version the client has, or None."""

@@ -274,7 +274,8 @@ function renderSeats() {
     if (dp && dp.status !== "in") badge(word("outcome", dp.status), "out");
     if (p.status === "eliminated") badge("Eliminated", "out");
     if (p.status === "left") badge("Left", "out");
-    if (!p.connected && p.status !== "left") badge("Offline", "offline");
+    const online = p.connected || (p.player === ME && conn.ws && conn.ws.readyState === WebSocket.OPEN);
+    if (!online && p.status !== "left") badge("Offline", "offline");
     if (p.auto_drop) {
       st.autoSeen.add(p.player);
       badge("Auto drop");
