@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean lock loadtest
+.PHONY: run test test-js lint format bench clean lock loadtest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,9 +28,13 @@ run: $(VENV)/.runtime
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	DEBUG=$${DEBUG:-1} $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application
 
-test: $(VENV)/.dev
+test: $(VENV)/.dev test-js
 	@scripts/ensure-chromium || echo "Chromium could not be installed: the browser tests will skip (or fail in CI)"
 	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
+
+# The browser's ES modules (static/table/), unit-tested with Node's own runner: no npm, no bundler.
+test-js:
+	node --test tests/js/
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.signals import player_signed_up
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -18,6 +19,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save(commit=False)
         user.adult_confirmed_at = timezone.now()
         user.save()
+        player_signed_up.send(sender=type(user), user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.public_name}! Pick a table to play.")
         return redirect("games:lobby")

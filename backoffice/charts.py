@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from wallet.money import money as format_money
+from wallet.money import rupees
+
 PALETTE = ("#0d5c3a", "#f2b705", "#c0282d", "#2b6cb0", "#6b46c1", "#718096", "#dd6b20", "#38a169")
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 70, 10, 10, 50
@@ -24,15 +27,17 @@ class Series:
     values: Sequence[int | float]
 
 
-def amount(value: float, money: bool) -> str:
+def amount(value: float, money: bool | str) -> str:
+    """A chart or report value: ``money`` True (rupees) or a currency ("INR", "CHIPS": chips
+    are never shown as ₹), or False for a plain number."""
+    if isinstance(money, str) and money:
+        return format_money(int(value), money)
     if not money:
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
-    sign = "-" if value < 0 else ""
-    whole, paise = divmod(abs(int(value)), 100)
-    return f"{sign}₹{whole:,}.{paise:02d}"
+    return rupees(int(value))
 
 
-def _frame(title: str, low: float, high: float, money: bool, labels: Sequence[str]) -> list[str]:
+def _frame(title: str, low: float, high: float, money: bool | str, labels: Sequence[str]) -> list[str]:
     plot_h = HEIGHT - TOP - BOTTOM
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -81,7 +86,9 @@ def _empty(title: str) -> SafeString:
     )
 
 
-def bars(title: str, labels: Sequence[str], series: Sequence[Series], *, money: bool = False) -> SafeString:
+def bars(
+    title: str, labels: Sequence[str], series: Sequence[Series], *, money: bool | str = False
+) -> SafeString:
     """Stacked bars: positive segments stack up from zero, negative ones down."""
     if not labels or not series:
         return _empty(title)
@@ -126,7 +133,9 @@ def bars(title: str, labels: Sequence[str], series: Sequence[Series], *, money: 
     return mark_safe("".join(parts))  # noqa: S308 - every text in it is escaped
 
 
-def lines(title: str, labels: Sequence[str], series: Sequence[Series], *, money: bool = False) -> SafeString:
+def lines(
+    title: str, labels: Sequence[str], series: Sequence[Series], *, money: bool | str = False
+) -> SafeString:
     """One polyline per series over the labels (days), with a dot and a title per point."""
     if not labels or not series:
         return _empty(title)

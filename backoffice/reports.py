@@ -188,7 +188,7 @@ def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
         "Rake per day by variant",
         [d.strftime("%d %b") for d in labels],
         [charts.Series(v or "(none)", [by_day[d][v] for d in labels]) for v in sorted(by_variant)],
-        money=True,
+        money=currency,
     )
     return Report(
         slug="rake",
@@ -302,7 +302,7 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
             ),
             charts.Series("rake", [sum(r["rake"] for r in rows if r["day"] == d) for d in labels]),
         ],
-        money=True,
+        money=currency,
     )
     totals = _totals(PAYOUT_COLUMNS, rows)
     totals["games"] = len(rows)
@@ -397,7 +397,7 @@ def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
             charts.Series("deposited", [by_day.get(d, {}).get("deposits", 0) for d in labels]),
             charts.Series("paid out", [-by_day.get(d, {}).get("withdrawals_paid", 0) for d in labels]),
         ],
-        money=True,
+        money=currency,
     )
     return Report(
         slug="cashflow",
@@ -492,7 +492,7 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
             values.append(running)
         series.append(charts.Series(name, values))
     chart = charts.lines(
-        "Money held at the end of each day", [d.strftime("%d %b") for d in labels], series, money=True
+        "Money held at the end of each day", [d.strftime("%d %b") for d in labels], series, money=currency
     )
     return Report(
         slug="held",

@@ -17,9 +17,9 @@ from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
 from backoffice.admin import AuditedMixin, ReadOnlyMixin, StaffViewMixin, reason_action
-from backoffice.charts import amount
 from backoffice.deals import deal_events, hidden_data, secret_until_over, shuffle_verdict
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate
+from wallet.money import money as format_money
 
 
 @admin.register(TableTemplate)
@@ -102,7 +102,7 @@ class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
                     names.get(int(p["name"]), p["name"]),
                     p["status"],
                     p.get("score", ""),
-                    amount(p.get("held", 0), money=True),
+                    format_money(p.get("held") or 0, obj.template.currency),
                 )
                 for p in state.get("players", [])
             ),
@@ -119,7 +119,7 @@ class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
             _waiting_for(state),
             state.get("deal_number", 0),
             turn or "-",
-            amount(state.get("prize_pool", 0), money=True),
+            format_money(state.get("prize_pool") or 0, obj.template.currency),
             names.get(int(state["winner"]), state["winner"]) if state.get("winner") else "-",
             players,
         )

@@ -20,6 +20,7 @@ from games import services
 from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
 from games.models import ActionReceipt, Table
+from games.views_state import grouping_labels
 
 #: Moves in the deal, handed to :func:`games.services.act` with their fields.
 DEAL_ACTIONS = ("draw", "discard", "drop", "finish", "declare", "show", "save_grouping")
@@ -80,16 +81,23 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
         receipt = ActionReceipt.objects.filter(
             table_id=table_id, user_id=user.pk, client_id=client_id
         ).first()
-        if receipt is not None:
-            return receipt.answer()
-        receipt = ActionReceipt(table_id=table_id, user_id=user.pk, client_id=client_id, type=kind)
-        try:
-            with transaction.atomic():
-                receipt.version = _apply(table_id, user, kind, frame).version
-        except GameError as error:
-            receipt.error, receipt.message = error.code[:40], error.message[:300]
-        receipt.save()
-    return receipt.answer()
+        table = None
+        if receipt is None:
+            receipt = ActionReceipt(table_id=table_id, user_id=user.pk, client_id=client_id, type=kind)
+            try:
+                with transaction.atomic():
+                    table = _apply(table_id, user, kind, frame)
+                    receipt.version = table.version
+            except GameError as error:
+                receipt.error, receipt.message = error.code[:40], error.message[:300]
+            receipt.save()
+        answer = receipt.answer()
+        if kind == "save_grouping" and "ack" in answer:
+            # The engine's labels of the groups and the hand's points (docs/PROTOCOL.md).
+            labels = grouping_labels(table or Table.objects.get(pk=table_id), user)
+            if labels is not None:
+                answer["grouping"] = labels
+    return answer
 
 
 def prune_receipts() -> int:

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sessions import session_group, user_group
-from games import access, client_actions, live
+from games import access, client_actions, live, presence
 from games.errors import GameError
 from games.models import Table
 
@@ -101,6 +101,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join the group before reading the table, so no event falls between the two.
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups.append(group)
+        # Counted before the first snapshot, so that snapshot shows this player connected.
+        await live.in_thread(presence.connected)(self.table_id, self.user.pk)
+        self.counted = True
         try:
             await self.sync(self.version_asked())
         except Table.DoesNotExist:
@@ -117,6 +120,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.heartbeat is not None:
             self.heartbeat.cancel()
+        if getattr(self, "counted", False):
+            self.counted = False
+            await live.in_thread(presence.disconnected)(self.table_id, self.user.pk)
 
     async def refuse(self, code: int, error: str, message: str) -> None:
         await self.send_json({"error": error, "message": message, "id": None})

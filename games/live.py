@@ -32,9 +32,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
-from games import client_actions, services
+from games import client_actions, services, views_state
 from games.engine import table as engine
-from games.models import Seat, Table
+from games.models import Table
 from games.views_state import events_for, table_view
 
 log = logging.getLogger(__name__)
@@ -84,37 +84,27 @@ def dumps(frame: Mapping[str, Any]) -> str:
 
 # --- one message per write ----------------------------------------------------------------------
 
-#: Players' names by table, so that a write's snapshots need no query while the seating holds.
-_names: dict[int, dict[int, str]] = {}
-_NAMES_KEPT = 10_000
-
-
-def names_at(table_id: int, players: Sequence[str]) -> dict[int, str]:
-    """The display names of ``players`` at the table (read once, then when someone new sits)."""
-    known = _names.get(table_id, {})
-    if any(int(name) not in known for name in players):
-        if len(_names) > _NAMES_KEPT:
-            _names.clear()
-        known = dict(Seat.objects.filter(table_id=table_id).values_list("user_id", "user__username"))
-        _names[table_id] = known
-    return known
-
 
 def views_json(written: services.Written) -> dict[str, str]:
     """The snapshot's ``table`` for every viewer, as JSON text: key "" for a watcher, the
-    player's name for each player dealt in. Built once per version and shared."""
+    player's name for each player dealt in. Built once per version (one read of the seats, for
+    names and presence) and shared by every connection in this process."""
     state = engine.TableState.from_json(written.state)
-    names = names_at(written.table_id, [player.name for player in state.players])
-    extra = {
-        "table": written.table_id,
-        "version": written.version,
-        "status": written.status,
-        "template": written.template_name,
-    }
+    seats = views_state.seats_at(written.table_id)
+    dealt = list(state.deal.players) if state.deal is not None else []  # who may see more than a watcher
     out: dict[str, str] = {}
-    for viewer, view in engine.player_views(state).items():
-        view["players"] = [{**p, "name": names.get(int(p["player"]), p["player"])} for p in view["players"]]
-        out["" if viewer is None else viewer] = dumps({**view, **extra})
+    for viewer in [None, *dealt]:
+        view = views_state.view_of(
+            state,
+            viewer,
+            table_id=written.table_id,
+            version=written.version,
+            status=written.status,
+            template_name=written.template_name,
+            currency=written.currency,
+            seats=seats,
+        )
+        out["" if viewer is None else viewer] = dumps(view)
     return out
 
 

@@ -162,6 +162,8 @@ class Seat(models.Model):
     status = models.CharField(max_length=10, choices=SeatStatus.choices, default=SeatStatus.SEATED)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
+    #: Open websocket connections of this player to the table (games.presence); 0: offline.
+    connections = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [

@@ -75,6 +75,7 @@ class Written:
     deadline: datetime | None
     deadline_version: int | None
     template_name: str
+    currency: str
     bots_allowed: bool
     events: tuple[Published, ...]
 
@@ -190,6 +191,7 @@ def _run(
             deadline=table.deadline,
             deadline_version=table.deadline_version,
             template_name=table.template.name,
+            currency=table.template.currency,
             bots_allowed=table.template.bots_allowed,
             events=tuple(published),
         )

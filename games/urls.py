@@ -13,6 +13,7 @@ urlpatterns = [
     path("private/<int:template_id>/", views.open_private, name="open_private"),
     path("invite/", views.invite_form, name="invite_form"),
     path("invite/<str:code>/", views.invite, name="invite"),
+    path("tables/<int:table_id>/scores/", views.scores, name="scores"),
     path("history/", views.history, name="history"),
     path("history/deals/<int:deal_id>/", views.deal_detail, name="deal"),
 ]

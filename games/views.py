@@ -4,6 +4,7 @@ auto-arrange call, and the history of past games and deals with their verifiable
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -16,7 +17,9 @@ from games import access, services
 from games.bots import fill_with_bots
 from games.errors import GameError
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
-from games.views_state import arrangement
+from games.views_state import arrangement, score_card
+from games.words import browser_words, word
+from wallet.money import money
 
 OPEN_STATUSES = (TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING)
 #: Public event types shown in a deal's replay, in order.
@@ -37,18 +40,11 @@ REPLAY_TYPES = {
 }
 
 
-def rupees(paise: int) -> str:
-    whole, rest = divmod(abs(int(paise)), 100)
-    return f"{'-' if paise < 0 else ''}₹{whole:,}.{rest:02d}"
-
-
 def stake(template: TableTemplate) -> str:
     """The entry fee (pool) or point value (21-card), in rupees or chips."""
     amount = template.point_value if template.variant == "points21" else template.entry_fee
     label = "per point" if template.variant == "points21" else "entry"
-    if template.currency == "CHIPS":
-        return f"{amount / 100:,.2f} chips {label}".replace(".00 ", " ")
-    return f"{rupees(amount)} {label}"
+    return f"{money(amount, template.currency)} {label}"
 
 
 def _rows(templates: list[TableTemplate]) -> list[dict[str, Any]]:
@@ -114,7 +110,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if not access.may_see(table, request.user, request.GET.get("code")):
         raise Http404("no such table")  # a private table is not revealed to the uninvited
     seated = Seat.objects.filter(table=table, user=request.user, left_at__isnull=True).exists()
-    context = {"table": table, "seated": seated, "stake": stake(table.template), "me": str(request.user.pk)}
+    context = {
+        "table": table,
+        "seated": seated,
+        "stake": stake(table.template),
+        "me": str(request.user.pk),
+        "variant_words": word("variant", table.template.variant),
+        "words_json": json.dumps(browser_words()),
+    }
     return render(request, "games/table.html", context)
 
 
@@ -187,6 +190,17 @@ def arrange(request: HttpRequest, table_id: int) -> JsonResponse:
         return JsonResponse(arrangement(table, request.user))
     except GameError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
+
+
+@login_required
+@require_GET
+def scores(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The score card and the last finished deal, for the table page's menu."""
+    table = get_object_or_404(Table.objects.select_related("template"), pk=table_id)
+    try:
+        return JsonResponse(score_card(table, request.user))
+    except GameError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=403)
 
 
 @login_required

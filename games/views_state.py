@@ -7,28 +7,141 @@ may not see keeps its version with no content (``{"v": N}``), as lichess does.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from games.engine import table as engine
+from games.engine.cards import Jokers, shoe
+from games.engine.shuffle import seed_from_hex, shuffled
 from games.engine.solver import solve
+from games.engine.variants import variant_named
 from games.errors import GameError
-from games.models import Seat, Table, TableEvent, Visibility
+from games.models import Deal, Seat, Table, TableEvent, Visibility
+from games.results import explain_result, explain_split, grouping_verdict
+
+
+def seats_at(table_id: int) -> dict[int, tuple[str, bool]]:
+    """Each player's name and whether they are connected (a bot always is), by user id.
+    Every sitting, oldest first, so a player's open seat (the newest) has the last word."""
+    return {
+        uid: (username, left_at is None and (connections > 0 or is_bot))
+        for uid, username, connections, is_bot, left_at in Seat.objects.filter(table_id=table_id)
+        .order_by("id")
+        .values_list("user_id", "user__username", "connections", "user__is_bot", "left_at")
+    }
+
+
+def view_of(
+    state: engine.TableState,
+    name: str | None,
+    *,
+    table_id: int,
+    version: int,
+    status: str,
+    template_name: str,
+    currency: str,
+    seats: dict[int, tuple[str, bool]],
+) -> dict[str, Any]:
+    """The snapshot's table as player ``name`` (None: a spectator) sees it: the one builder of
+    a snapshot, for a connection catching up (:func:`table_view`) and for the snapshots a write
+    publishes (``games.live``)."""
+    if name is not None and not state.has(name):
+        name = None
+    view = engine.player_view(state, name)
+    for player in view["players"]:
+        player["name"], player["connected"] = seats.get(int(player["player"]), (player["player"], False))
+    view.update(table=table_id, version=version, status=status, template=template_name, currency=currency)
+    _explain(view, state, name, currency)
+    return view
 
 
 def table_view(table: Table, user: Any) -> dict[str, Any]:
     """The snapshot for ``user`` (None or a non-player: a spectator)."""
-    state = engine.TableState.from_json(table.state)
-    name = None if user is None else str(user.pk)
-    if name is not None and not state.has(name):
-        name = None
-    view = engine.player_view(state, name)
-    names = dict(
-        Seat.objects.filter(table=table).select_related("user").values_list("user_id", "user__username")
+    return view_of(
+        engine.TableState.from_json(table.state),
+        None if user is None else str(user.pk),
+        table_id=table.pk,
+        version=table.version,
+        status=table.status,
+        template_name=table.template.name,
+        currency=table.template.currency,
+        seats=seats_at(table.pk),
     )
-    for player in view["players"]:
-        player["name"] = names.get(int(player["player"]), player["player"])
-    view.update(table=table.pk, version=table.version, status=table.status, template=table.template.name)
-    return view
+
+
+def _explain(view: dict[str, Any], state: engine.TableState, name: str | None, currency: str) -> None:
+    """Add the words and checks the page shows: the hand's group labels and points, each
+    score's reason, the 21-card money lines, the split's working, the shuffle check's inputs."""
+    deal = state.deal
+    if deal is None:
+        return
+    shown = view.get("deal")
+    if shown is not None and shown.get("hand") is not None and name is not None:
+        seat = deal.seats[deal.seat_of(name)]
+        view["deal"]["labels"] = grouping_verdict(
+            deal.variant, deal.jokers, seat.hand, _fit(seat.saved, seat.hand), deal.packs
+        )
+    if shown is not None and shown.get("result"):
+        shown["result"] = _explained(shown["result"], deal, state.rules, currency)
+    if view.get("last_result"):
+        view["last_result"] = _explained(view["last_result"], deal, state.rules, currency)
+        view["verify"] = {
+            "commitment": deal.commitment,
+            "seed": view["last_result"]["seed"],
+            "packs": deal.packs,
+            "hand_size": deal.variant.hand_size,
+            "players": len(deal.seats),
+            "seat": deal.seat_of(name) if name is not None and name in deal.players else None,
+            "cut": deal.cut.code,
+        }
+    split = view.get("split_offer")
+    if split:
+        drops = state.drops_left(state.remaining)
+        prize = state.prize_pool - state.prize_pool * state.rules.rake_percent // 100
+        lines = explain_split(split["amounts"], drops, state.rules.entry_fee, prize, currency)
+        split["why"], split["each"], split["drops_left"] = lines[0], lines[1:], list(drops)
+
+
+def _fit(saved: Any, hand: Any) -> Any:
+    """The saved grouping as it stands on the hand now (as the snapshot's ``saved_grouping``):
+    cards no longer held drop out of it."""
+    if not saved:
+        return None
+    left = Counter(hand)
+    fitted = []
+    for group in saved:
+        kept = []
+        for card in group:
+            if left[card] > 0:
+                left[card] -= 1
+                kept.append(card)
+        if kept:
+            fitted.append(kept)
+    return fitted
+
+
+def _explained(result: dict[str, Any], deal: Any, rules: engine.Rules, currency: str) -> dict[str, Any]:
+    """The result with its words, at the table's own point value and rake (R-MONEY-6)."""
+    return explain_result(
+        result,
+        deal.variant,
+        deal.jokers,
+        deal.packs,
+        point_value=rules.point_value,
+        rake_percent=rules.rake_percent,
+        currency=currency,
+    )
+
+
+def grouping_labels(table: Table, user: Any) -> dict[str, Any] | None:
+    """The labels and points of ``user``'s saved grouping, for the ``save_grouping`` ack."""
+    state = engine.TableState.from_json(table.state)
+    deal = state.deal
+    name = str(user.pk)
+    if deal is None or state.phase is not engine.Phase.PLAYING or name not in deal.players:
+        return None
+    seat = deal.seats[deal.seat_of(name)]
+    return grouping_verdict(deal.variant, deal.jokers, seat.hand, _fit(seat.saved, seat.hand), deal.packs)
 
 
 def events_for(table: Table, user: Any, after_version: int = 0) -> list[dict[str, Any]]:
@@ -66,4 +179,50 @@ def arrangement(table: Table, user: Any) -> dict[str, Any]:
         "groups": [[card.code for card in group] for group in solution.groups],
         "score": solution.score,
         "can_declare": solution.can_declare,
+    }
+
+
+def score_card(table: Table, user: Any) -> dict[str, Any]:
+    """The finished deals of ``table`` for a player who sat at it: each deal's scores (the pool
+    score card) and the last finished deal's result explained (the "Last deal" view).
+
+    Only finished deals: their seeds are revealed and every hand in them is public now. The
+    cut card is re-derived from the revealed seed (R-DEAL-5), as anyone can.
+    """
+    if user is None or not Seat.objects.filter(table=table, user_id=user.pk).exists():
+        raise GameError("not_at_table", "you did not play at this table")
+    template = table.template
+    variant = variant_named(template.variant)
+    names = dict(Seat.objects.filter(table=table).values_list("user_id", "user__username"))
+    deals = list(Deal.objects.filter(table=table).exclude(result=None).order_by("number"))
+    rows = [
+        {
+            "number": deal.number,
+            "winner": deal.result.get("winner"),
+            "scores": {p["player"]: p["score"] for p in deal.result["players"]},
+            "outcomes": {p["player"]: p["outcome"] for p in deal.result["players"]},
+        }
+        for deal in deals
+    ]
+    last = None
+    if deals:
+        deal = deals[-1]
+        packs = template.packs or variant.default_packs
+        deck = shuffled(shoe(packs), seed_from_hex(deal.seed))
+        cut = deck[len(deal.players) * variant.hand_size]
+        jokers = Jokers.from_cut(cut, value_cards=variant.is_points21)
+        last = explain_result(
+            deal.result,
+            variant,
+            jokers,
+            packs,
+            point_value=template.point_value,
+            rake_percent=template.rake_percent,
+            currency=template.currency,
+        )
+        last.update(number=deal.number, cut=cut.code)
+    return {
+        "players": {str(uid): name for uid, name in names.items()},
+        "deals": rows,
+        "last": last,
     }

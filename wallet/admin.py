@@ -14,12 +14,13 @@ from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
 from backoffice.admin import ReadOnlyMixin, reason_action
-from backoffice.charts import amount
 from wallet.models import Account, Deposit, Entry, Journal, Transfer, Withdrawal
+from wallet.money import money as format_money
 
 
-def money(value: int) -> str:
-    return amount(value, money=True)
+def money(value: int, currency: str = "INR") -> str:
+    """Rupees, or chips on a chips account: never ₹ for chips (wallet.money)."""
+    return format_money(value, currency)
 
 
 @admin.register(Account)
@@ -42,7 +43,7 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.display(description="Balance", ordering="balance")
     def shown_balance(self, obj: Account) -> str:
-        return f"{money(obj.balance)} ({obj.balance} paise)"
+        return f"{money(obj.balance, obj.currency)} ({obj.balance} hundredths)"
 
     @admin.display(description="Last 50 entries")
     def recent_entries(self, obj: Account) -> str:
@@ -54,7 +55,13 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 (
-                    (e.version, e.journal.key, e.journal.kind, money(e.amount), money(e.balance_after))
+                    (
+                        e.version,
+                        e.journal.key,
+                        e.journal.kind,
+                        money(e.amount, obj.currency),
+                        money(e.balance_after, obj.currency),
+                    )
                     for e in entries
                 ),
             ),
@@ -141,7 +148,7 @@ class DepositAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.display(description="Amount", ordering="amount")
     def shown_amount(self, obj: Deposit) -> str:
-        return money(obj.amount)
+        return money(obj.amount, obj.currency)
 
 
 def _approve(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
@@ -198,4 +205,4 @@ class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg
 
     @admin.display(description="Amount", ordering="amount")
     def shown_amount(self, obj: Withdrawal) -> str:
-        return money(obj.amount)
+        return money(obj.amount, obj.currency)

@@ -450,3 +450,27 @@ def topup_chips(user: User | int, *, now: datetime | None = None) -> Journal:
         plan=plan,
         created_by_id=uid,
     )
+
+
+def welcome_chips(user: User | int) -> Journal:
+    """The practice chips a new player gets at sign-up: WALLET_CHIPS_TOPUP_TO, once per user
+    (its own idempotency key, so the day's top-up stays available)."""
+    uid = _uid(user)
+    target = limit("WALLET_CHIPS_TOPUP_TO")
+    wallet, cashier = user_spec(uid, Currency.CHIPS), cashier_spec(uid, Currency.CHIPS)
+
+    def plan(locks: Locks) -> Plan:
+        balance = locks[wallet.ref].balance
+        if balance >= target:
+            raise WalletError(Code.NOTHING_TO_TOP_UP, f"You already have {balance // 100:,} chips or more.")
+        return Plan([Leg(cashier.ref, wallet.ref, target - balance)])
+
+    return execute(
+        key=f"chips_welcome:{uid}",
+        kind=JournalKind.CHIPS_TOPUP,
+        currency=Currency.CHIPS,
+        accounts=[wallet, cashier],
+        meta={"user": uid, "welcome": True, "to": target},
+        plan=plan,
+        created_by_id=uid,
+    )

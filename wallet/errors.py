@@ -42,7 +42,7 @@ class WalletError(Exception):
 
 
 def rupees(amount: int) -> str:
-    """Format paise as rupees for messages: ``rupees(250050) == "₹2,500.50"``."""
-    sign = "-" if amount < 0 else ""
-    whole, paise = divmod(abs(amount), 100)
-    return f"{sign}₹{whole:,}.{paise:02d}"
+    """Format paise as rupees for messages: ``rupees(250050) == "₹2,500.50"`` (wallet.money)."""
+    from wallet.money import rupees as format_rupees
+
+    return format_rupees(amount)

@@ -40,8 +40,9 @@ from django.utils.dateparse import parse_datetime
 
 from accounts.text import visible
 from wallet import sql
-from wallet.errors import Code, WalletError, rupees
+from wallet.errors import Code, WalletError
 from wallet.models import Account, AccountKind, Currency, Journal, JournalKind
+from wallet.money import money
 
 #: The largest amount one transfer may move: ₹10 lakh crore. Far above any real posting and
 #: far below BIGINT, so sums of many of them cannot overflow.
@@ -277,7 +278,7 @@ def execute(
     with transaction.atomic(savepoint=False):
         try:
             locks = lock(currency, accounts, reads)
-            legs, entries, updates = _apply(plan(locks), locks)
+            legs, entries, updates = _apply(plan(locks), locks, currency)
         except WalletError as error:
             existing, refusal = _existing(key, digest)
             if existing is not None:
@@ -454,7 +455,7 @@ def _journal(
 Written = tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int, int]], list[sql.AccountUpdate]]
 
 
-def _apply(plan: Plan, locks: Locks) -> Written:
+def _apply(plan: Plan, locks: Locks, currency: str = Currency.INR) -> Written:
     """Check the plan against the locked balances and compute its rows (nothing is written yet)."""
     if not plan.legs and not plan.allow_empty:
         raise WalletError(Code.BAD_REQUEST, "A journal needs at least one transfer.")
@@ -472,7 +473,7 @@ def _apply(plan: Plan, locks: Locks) -> Written:
         if credit.closed:
             raise WalletError(Code.ACCOUNT_CLOSED, f"{credit.ref} is closed and takes no more money.")
         if debit.balance - leg.amount < 0 and not debit.allow_negative:
-            raise WalletError(Code.INSUFFICIENT_FUNDS, _insufficient(debit, leg.amount))
+            raise WalletError(Code.INSUFFICIENT_FUNDS, _insufficient(debit, leg.amount, currency))
         legs.append((debit.id, credit.id, leg.amount))
         for account, signed in ((debit, -leg.amount), (credit, leg.amount)):
             account.balance += signed
@@ -496,7 +497,10 @@ def _apply(plan: Plan, locks: Locks) -> Written:
     return legs, entries, updates
 
 
-def _insufficient(account: Locked, amount: int) -> str:
+def _insufficient(account: Locked, amount: int, currency: str = Currency.INR) -> str:
+    have, need = money(account.balance, currency), money(amount, currency)
     if account.kind == AccountKind.USER:
-        return f"Your wallet balance is {rupees(account.balance)}; this needs {rupees(amount)}."
-    return f"{account.ref} holds {rupees(account.balance)}; this needs {rupees(amount)}."
+        if currency == Currency.CHIPS:
+            return f"You have {have}; this needs {need}. Top up your practice chips to play."
+        return f"Your wallet balance is {have}; this needs {need}."
+    return f"{account.ref} holds {have}; this needs {need}."

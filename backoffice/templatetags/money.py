@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from backoffice.charts import amount
+from wallet.money import money as format_money
 
 register = template.Library()
 
@@ -19,10 +20,10 @@ def paise(value: Any) -> str:
 
 
 @register.simple_tag
-def cell(value: Any, money: bool) -> str:
-    """A report cell: money from paise, dates as ISO, the rest as is."""
+def cell(value: Any, money: bool, currency: str = "INR") -> str:
+    """A report cell: money from paise (chips on a chips report, never ₹), dates as ISO, the rest as is."""
     if money and value not in (None, ""):
-        return amount(int(value), money=True)
+        return format_money(int(value), currency)
     if hasattr(value, "isoformat"):
         return str(value.isoformat())
     return "" if value is None else str(value)

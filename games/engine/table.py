@@ -1209,6 +1209,7 @@ def player_view(state: TableState, player: str | None) -> dict[str, Any]:
                 "score": p.score if state.is_pool else None,
                 "drops_left": pool.drops_remaining(state.variant, p.score) if state.is_pool else None,
                 "auto_drop": p.auto_drop,
+                "leaving": p.leaving,
                 "rejoins": p.rejoins,
                 "held": p.held if not state.is_pool else None,
             }
@@ -1244,20 +1245,6 @@ def player_view(state: TableState, player: str | None) -> dict[str, Any]:
 
 
 _PRIVATE = ("player", "hand", "saved_grouping", "extra_ms", "drawn", "my_finish_card")
-
-
-def player_views(state: TableState) -> dict[str | None, dict[str, Any]]:
-    """Every view of the table at once: a spectator's (key None) and each dealt player's.
-
-    Equal to :func:`player_view` for each key, but the public part is built once and shared:
-    a dealt player's view differs only in its ``deal``. Anyone not dealt in sees the spectator's.
-    """
-    public = player_view(state, None)
-    views: dict[str | None, dict[str, Any]] = {None: public}
-    if public["deal"] is not None and state.deal is not None:
-        for name in state.deal.players:
-            views[name] = {**public, "deal": deals.player_view(state.deal, name)}
-    return views
 
 
 # --- JSON of commands -----------------------------------------------------------------------
@@ -1303,5 +1290,4 @@ __all__ = [
     "apply",
     "open_table",
     "player_view",
-    "player_views",
 ]

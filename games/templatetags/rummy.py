@@ -6,6 +6,9 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from games.words import word
+from wallet import money
+
 register = template.Library()
 
 SUITS = {
@@ -37,15 +40,23 @@ def card(code: str) -> str:
 
 @register.filter
 def rupees(paise: int) -> str:
-    """Paise as rupees: 250050 -> "₹2,500.50"."""
-    value = int(paise or 0)
-    whole, rest = divmod(abs(value), 100)
-    return f"{'-' if value < 0 else ''}₹{whole:,}.{rest:02d}"
+    """Paise as rupees, the Indian way: 12500050 -> "₹1,25,000.50" (wallet.money)."""
+    return money.rupees(int(paise or 0))
 
 
 @register.filter
 def chips(hundredths: int) -> str:
     """Practice chips are kept in hundredths: 1000000 -> "10,000 chips"."""
-    value = int(hundredths or 0)
-    whole, rest = divmod(abs(value), 100)
-    return f"{'-' if value < 0 else ''}{whole:,}{f'.{rest:02d}' if rest else ''} chips"
+    return money.chips(int(hundredths or 0))
+
+
+@register.filter
+def amount_in(value: int, currency: str) -> str:
+    """``{{ amount|amount_in:"CHIPS" }}``: rupees or chips, as the currency says."""
+    return money.money(int(value or 0), currency)
+
+
+@register.filter
+def words(code: object, kind: str) -> str:
+    """``{{ hand.outcome|words:"outcome" }}``: the player's words for an internal code."""
+    return word(kind, code)

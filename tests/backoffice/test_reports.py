@@ -226,3 +226,16 @@ def test_a_bad_range_is_refused_with_a_message(seeded):
     response = client_for(seeded.sam).get("/backoffice/reports/rake/", {"start": DAY3, "end": DAY1})
     assert response.status_code == 400
     assert b"must not be after" in response.content
+
+
+def test_a_chips_report_counts_chips_and_never_shows_the_rupee_sign(seeded):
+    response = client_for(seeded.sam).get(
+        "/backoffice/reports/cashflow/", {"start": DAY1, "end": DAY3, "currency": "CHIPS"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "10,000 chips" in html
+    body = html[html.index("<table") :]
+    assert "₹" not in body
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    assert "₹" not in svg

@@ -49,7 +49,12 @@ def setup() -> None:
         user.save()
         topup_chips(user)
     TableTemplate.objects.create(
-        name="Browser 101 pool, 2 seats", variant="pool101", currency="CHIPS", seats=2, entry_fee=1000
+        name="Browser 101 pool, 2 seats",
+        variant="pool101",
+        currency="CHIPS",
+        seats=2,
+        entry_fee=1000,
+        rejoin_seconds=3,
     )
     TableTemplate.objects.create(
         name="Browser practice 61 pool vs a bot",
@@ -62,6 +67,17 @@ def setup() -> None:
         extra_seconds=2,
         show_seconds=10,
         rejoin_seconds=2,
+    )
+    TableTemplate.objects.create(
+        name="Browser practice 21 cards vs a bot",
+        variant="points21",
+        currency="CHIPS",
+        seats=2,
+        point_value=10,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
     )
     call_command("seed_tables", verbosity=0)
 

@@ -50,8 +50,8 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
 
 def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
     site = start_site(seeds=RIGGED)
-    alice_ctx = browser.new_context(viewport={"width": 1100, "height": 900})
-    bob_ctx = browser.new_context(viewport={"width": 360, "height": 780})  # a phone
+    alice_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    bob_ctx = browser.new_context(viewport={"width": 360, "height": 740})  # a phone
     try:
         alice = log_in(alice_ctx, site.url, "alice")
         bob = log_in(bob_ctx, site.url, "bob")
@@ -65,6 +65,9 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         assert alice.is_disabled("#draw-closed")
         assert "bob's turn" in alice.inner_text("#status").lower()
         assert "your turn" in bob.inner_text("#status").lower()
+        # The toss is shown at the start: each player's toss card, who deals, who plays first.
+        expect(alice.locator("#notice")).to_have_text(re.compile(r"^\s*Toss:"), timeout=30_000)
+        assert "bob plays first" in alice.inner_text("#notice")
         assert alice.inner_text("#cut").strip()
 
         # Reconnect: a reload brings back the same hand and the same turn.
@@ -80,7 +83,6 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         # Bob draws, puts the 9♦ in the finish slot and declares the solver's grouping.
         bob.click("#draw-closed")
         expect(bob.locator("#hand button.card")).to_have_count(14, timeout=30_000)
-        shot(bob, "table-phone.png")
         bob.click(f"#hand button[data-card='{FINISH_CARD}']")
         bob.click("#finish")
         bob.wait_for_selector("#declare:enabled")
@@ -112,6 +114,21 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         loser = rows["1"]
         assert loser["outcome"] in ("deal_show", "lost_show")
         assert loser["score"] == loser["engine_score"] == shown
+
+        # The rest of the game between the two browsers: whoever is to play drops (two taps),
+        # until one of them passes 101 and the game is over for both.
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline and not (
+            alice.is_visible("#game-over") and bob.is_visible("#game-over")
+        ):
+            for page in (alice, bob):
+                if page.is_visible("#drop") and page.is_enabled("#drop"):
+                    page.click("#drop")
+                    page.click("#drop")
+            alice.wait_for_timeout(250)
+        for page in (alice, bob):
+            assert page.is_visible("#game-over"), "the game between two browsers did not end"
+            assert "Winner: " in page.inner_text("#over-body")
     finally:
         alice_ctx.close()
         bob_ctx.close()
@@ -134,7 +151,8 @@ def test_a_practice_game_against_a_bot_to_the_end(browser, start_site):
         while time.monotonic() < deadline:
             if carol.is_visible("#game-over"):
                 break
-            if carol.is_enabled("#drop"):
+            if carol.is_visible("#drop") and carol.is_enabled("#drop"):
+                carol.click("#drop")  # "Tap again to drop"
                 carol.click("#drop")
             carol.wait_for_timeout(300)
         assert carol.is_visible("#game-over"), "the practice game did not end in two minutes"

@@ -4,6 +4,7 @@ else's data, and errors in plain words next to the action that caused them."""
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 from django.urls import reverse
@@ -103,6 +104,19 @@ def test_play_now_without_money_shows_the_error_next_to_the_button(client, alice
     assert "balance" in body.lower()
 
 
+def test_out_of_chips_is_told_in_chips_with_the_top_up_offered(client, alice):
+    tmpl = chips_template(name="Practice pool", variant="pool61", bots_allowed=True)
+    client.force_login(alice)  # alice never had chips (not signed up through the page)
+    response = client.post(reverse("games:play_now", args=[tmpl.pk]))
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "Top up my practice chips" in body
+    assert reverse("wallet:topup") in body
+    error = body.split('role="alert">', 1)[1].split("</p>", 1)[0]
+    assert "chips" in error
+    assert "₹" not in error
+
+
 def test_play_now_on_a_practice_table_with_bots_starts_the_game(client, alice):
     tmpl = chips_template(name="Practice vs a bot", variant="pool61", bots_allowed=True)
     topup_chips(alice)
@@ -115,7 +129,12 @@ def test_play_now_on_a_practice_table_with_bots_starts_the_game(client, alice):
     assert table.seats.filter(user__is_bot=True).count() == 1
     page = client.get(response["Location"])
     assert page.status_code == 200
-    assert "table.js" in page.content.decode()
+    html = page.content.decode()
+    assert "table.js" in html
+    # Nothing inline, so a strict Content-Security-Policy allows the page.
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+    assert " style=" not in html
+    assert "<style" not in html
 
 
 def test_arrange_returns_the_solvers_grouping_or_an_error(client, alice, bob, carol):
@@ -144,6 +163,14 @@ def test_history_and_deal_replay_for_the_owner_only(client, alice, bob, carol):
     assert deal.seed in body
     assert deal.commitment in body
     assert "verified: sha256(seed) == commitment" in body
+    # Players read words, never internal codes, in the history and the replay.
+    for text in (history, body):
+        visible = re.sub(r"<[^>]+>", " ", text)
+        assert not re.search(
+            r"\b(first_drop|middle_drop|lost_show|wrong_show|deal_show|deal_started)\b", visible
+        )
+    assert "First drop" in history or "<td>Won</td>" in history
+    assert "The cards are dealt" in body
     client.force_login(carol)
     assert client.get(reverse("games:deal", args=[deal.pk])).status_code == 404
     assert f"Table {table.pk}" not in client.get(reverse("games:history")).content.decode()

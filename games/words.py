@@ -1,0 +1,119 @@
+"""The one place that turns internal codes into the words a player reads.
+
+Pages, the back office, the API's labels and the browser (which gets :func:`browser_words` in
+the table page) all read these tables; a code with no entry falls back to its own words with
+the underscores taken out, so a new code is never shown raw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+VARIANTS = {
+    "pool101": "101 Pool",
+    "pool201": "201 Pool",
+    "pool61": "61 Pool",
+    "points21": "21 Cards",
+}
+
+#: How a player's deal ended (games.engine.deal.Outcome).
+OUTCOMES = {
+    "won": "Won",
+    "lost_show": "Lost at the show",
+    "deal_show": "Showed before their first turn",
+    "first_drop": "First drop",
+    "middle_drop": "Middle drop",
+    "missed_moves": "Dropped for missed moves",
+    "wrong_show": "Wrong show",
+    "show_timeout": "Did not show in time",
+    "in": "Playing",
+}
+
+#: A player's standing at the table (games.engine.table.Status) and their seat.
+STATUSES = {
+    "seated": "Waiting for the next game",
+    "in": "Playing",
+    "eliminated": "Eliminated",
+    "left": "Left the table",
+    "waiting": "Waiting for players",
+    "starting": "Starting soon",
+    "playing": "Playing",
+    "finished": "Finished",
+    "cancelled": "Cancelled",
+}
+
+#: Table events, as the log and the replay name them.
+EVENTS = {
+    "auto_drop": "chose auto drop",
+    "cancelled": "The table was cancelled",
+    "deal_number": "A new deal",
+    "deal_over": "The deal is over",
+    "deal_started": "The cards are dealt",
+    "dealt": "You were dealt your cards",
+    "decisions_closed": "Rejoin and split decisions are closed",
+    "declared": "declared",
+    "discarded": "discarded",
+    "drew": "drew",
+    "drew_card": "drew",
+    "dropped": "dropped",
+    "finished": "put a card in the finish slot",
+    "game_over": "The game is over",
+    "grouping_saved": "Your groups were saved",
+    "joined": "sat down",
+    "left": "left the table",
+    "missed_move": "missed a move",
+    "rejoined": "rejoined",
+    "reshuffled": "The open pile was shuffled into a new closed pile",
+    "settled": "The deal was settled",
+    "show_timed_out": "The show is over",
+    "shown": "showed their cards",
+    "split_accepted": "accepted the split",
+    "split_declined": "declined the split",
+    "stood_up": "stood up",
+    "toss_revealed": "The toss decides who deals",
+    "turn": "to play",
+    "waiting": "Waiting for players",
+    "wrong_show": "made a wrong show",
+    "wrong_show_reason": "Why the show was wrong",
+}
+
+#: Kinds of group (games.engine.melds.GroupKind values) and the invalid one.
+GROUP_KINDS = {
+    "pure sequence": "Pure sequence",
+    "sequence": "Impure sequence",
+    "set": "Set",
+    "jokers": "Jokers",
+    "tunnela": "Tunnela",
+    "dublee": "Dublee",
+    "invalid": "Invalid",
+}
+
+PILES = {"closed": "closed pile", "open": "open pile"}
+
+CURRENCIES = {"INR": "Rupees", "CHIPS": "Practice chips"}
+
+_TABLES = {
+    "variant": VARIANTS,
+    "outcome": OUTCOMES,
+    "status": STATUSES,
+    "event": EVENTS,
+    "group": GROUP_KINDS,
+    "pile": PILES,
+    "currency": CURRENCIES,
+}
+
+
+def plain(code: object) -> str:
+    """A code no table knows, in words: "show_timeout" -> "Show timeout"."""
+    text = str(code or "").replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def word(kind: str, code: object) -> str:
+    """The words for ``code`` in the table ``kind`` ("outcome", "variant", ...)."""
+    return _TABLES[kind].get(str(code), plain(code))
+
+
+def browser_words() -> dict[str, Any]:
+    """Every table, for the table page's script (one mapping, not a second copy in JS)."""
+    return {kind: dict(table) for kind, table in _TABLES.items()}

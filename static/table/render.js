@@ -1,0 +1,120 @@
+// Rendering: reads the page state and draws it. DOM only; no frames, no rules.
+
+import { cardName, marksOf, rankText, suitInfo } from "./cards.js";
+import { formatMoney } from "./money.js";
+
+export const $ = (id) => document.getElementById(id);
+
+function el(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/** A card drawn with CSS: corner index, a large suit, a badge for a joker or value card. */
+export function cardEl(code, jokers, tag = "span") {
+  const node = el(tag, "card");
+  const suit = suitInfo(code);
+  if (code === "PJ") node.classList.add("pj");
+  else node.classList.add(`s-${code[1]}`);
+  const idx = el("span", "idx");
+  idx.append(el("span", "r", rankText(code)), el("span", "s", suit ? suit.symbol : "★"));
+  node.append(idx, el("span", "pip", suit ? suit.symbol : "★"));
+  const marks = marksOf(code, jokers);
+  if (marks.length) {
+    node.classList.add("wild");
+    const kind = marks[0];
+    const badge = { "printed joker": "J", "wild joker": "J", "value joker": "V", "upper joker": "U", "lower joker": "L" }[kind];
+    if (kind === "value joker") node.classList.add("v-value");
+    if (kind === "upper joker") node.classList.add("v-upper");
+    if (kind === "lower joker") node.classList.add("v-lower");
+    const mark = el("span", "mark", badge);
+    mark.setAttribute("aria-hidden", "true");
+    node.append(mark);
+  }
+  for (const child of node.children) child.setAttribute("aria-hidden", "true");
+  node.dataset.card = code;
+  if (tag === "span") {
+    node.setAttribute("role", "img");
+  }
+  node.setAttribute("aria-label", cardName(code, jokers));
+  return node;
+}
+
+export function initials(name) {
+  const parts = String(name).replace(/^bot-/, "").split(/[\s._-]+/).filter(Boolean);
+  const letters = parts.length > 1 ? parts[0][0] + parts[1][0] : String(parts[0] || "?").slice(0, 2);
+  return letters.toUpperCase();
+}
+
+export function money(amount, currency) {
+  return formatMoney(amount, currency);
+}
+
+/** Group cards as a result sheet shows them: small cards with the group's label under them. */
+export function handCells(row, jokers) {
+  const box = el("div", "hands");
+  const groups = row.grouping || [row.hand];
+  groups.forEach((group, k) => {
+    const cell = el("span", "cards");
+    for (const code of group) cell.append(cardEl(code, jokers));
+    const wrap = el("span");
+    wrap.append(cell);
+    if (row.labels && row.labels[k]) wrap.append(el("span", "gl", row.labels[k]));
+    box.append(wrap);
+  });
+  return box;
+}
+
+/** The body of a result (this deal's or the last one's): every hand, the reason for each score. */
+export function resultBody(result, ctx) {
+  const { nameOf, words, currency, jokers, variant } = ctx;
+  const box = el("div");
+  const winner = el("p");
+  winner.append("Winner: ", el("strong", "", nameOf(result.winner)));
+  box.append(winner);
+  const table = el("table", "data result-table");
+  const head = el("tr");
+  const cols = ["Player", "Score and why", "Cards"];
+  if (variant === "points21") cols.push("Money");
+  for (const c of cols) {
+    const th = el("th", "", c);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  const tbody = el("tbody");
+  for (const p of result.players) {
+    const tr = el("tr");
+    tr.dataset.player = p.player;
+    const name = el("td");
+    name.append(el("strong", "", nameOf(p.player)), el("br"), el("span", "reason", p.outcome_words || words.outcome[p.outcome] || p.outcome));
+    const score = el("td");
+    score.append(el("span", "score", String(p.score)), " ", el("span", "reason", p.reason || ""));
+    const cards = el("td");
+    cards.append(handCells(p, jokers));
+    tr.append(name, score, cards);
+    if (variant === "points21") {
+      const m = el("td", "num");
+      const lines = [];
+      if (p.value_jokers || p.uppers || p.lowers) {
+        lines.push(`Value cards: ${p.value_jokers} value, ${p.uppers} upper, ${p.lowers} lower` + (p.marriages ? `; ${p.marriages} marriage${p.marriages > 1 ? "s" : ""}` : ""));
+      } else lines.push("No value cards");
+      lines.push(`Net ${p.net > 0 ? "+" : ""}${p.net ?? 0} points`);
+      if (p.rake) lines.push(`Rake ${p.rake_words}`);
+      for (const line of lines) m.append(el("span", "reason", line), el("br"));
+      m.append(el("strong", "", p.money_words || money(0, currency)));
+      tr.append(m);
+    }
+    tbody.append(tr);
+  }
+  table.append(thead, tbody);
+  box.append(table);
+  if (variant === "points21" && result.players.length) {
+    const cap = result.players.find((p) => p.cap)?.cap;
+    if (cap) box.append(el("p", "reason", `A loser pays at most ${cap} points a deal; money is points × the point value, and the winner's gain pays the rake.`));
+  }
+  return box;
+}
