@@ -65,7 +65,7 @@ def test_a_new_player_gets_practice_chips_at_sign_up(client):
             "display_name": "New Player",
             "password1": password,
             "password2": password,
-            "confirm_adult": "on",
+            "date_of_birth": "1990-05-17",
         },
     )
     assert response.status_code == 302
