@@ -7,11 +7,11 @@ may not see keeps its version with no content (``{"v": N}``), as lichess does.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from games.engine import table as engine
 from games.engine.cards import Jokers, shoe
+from games.engine.deal import fit_grouping
 from games.engine.shuffle import seed_from_hex, shuffled
 from games.engine.solver import solve
 from games.engine.variants import variant_named
@@ -79,7 +79,11 @@ def _explain(view: dict[str, Any], state: engine.TableState, name: str | None, c
     if shown is not None and shown.get("hand") is not None and name is not None:
         seat = deal.seats[deal.seat_of(name)]
         view["deal"]["labels"] = grouping_verdict(
-            deal.variant, deal.jokers, seat.hand, _fit(seat.saved, seat.hand), deal.packs
+            deal.variant,
+            deal.jokers,
+            seat.hand,
+            fit_grouping(seat.saved, seat.hand) if seat.saved else None,
+            deal.packs,
         )
     if shown is not None and shown.get("result"):
         shown["result"] = _explained(shown["result"], deal, state.rules, currency)
@@ -100,24 +104,6 @@ def _explain(view: dict[str, Any], state: engine.TableState, name: str | None, c
         prize = state.prize_pool - state.prize_pool * state.rules.rake_percent // 100
         lines = explain_split(split["amounts"], drops, state.rules.entry_fee, prize, currency)
         split["why"], split["each"], split["drops_left"] = lines[0], lines[1:], list(drops)
-
-
-def _fit(saved: Any, hand: Any) -> Any:
-    """The saved grouping as it stands on the hand now (as the snapshot's ``saved_grouping``):
-    cards no longer held drop out of it."""
-    if not saved:
-        return None
-    left = Counter(hand)
-    fitted = []
-    for group in saved:
-        kept = []
-        for card in group:
-            if left[card] > 0:
-                left[card] -= 1
-                kept.append(card)
-        if kept:
-            fitted.append(kept)
-    return fitted
 
 
 def _explained(result: dict[str, Any], deal: Any, rules: engine.Rules, currency: str) -> dict[str, Any]:
@@ -141,7 +127,13 @@ def grouping_labels(table: Table, user: Any) -> dict[str, Any] | None:
     if deal is None or state.phase is not engine.Phase.PLAYING or name not in deal.players:
         return None
     seat = deal.seats[deal.seat_of(name)]
-    return grouping_verdict(deal.variant, deal.jokers, seat.hand, _fit(seat.saved, seat.hand), deal.packs)
+    return grouping_verdict(
+        deal.variant,
+        deal.jokers,
+        seat.hand,
+        fit_grouping(seat.saved, seat.hand) if seat.saved else None,
+        deal.packs,
+    )
 
 
 def events_for(table: Table, user: Any, after_version: int = 0) -> list[dict[str, Any]]:

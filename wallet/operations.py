@@ -566,12 +566,6 @@ def hold_seat(
             f"Joining needs at least {SEAT_MIN_POINTS} points, {rupees(minimum)}, held for the table.",
         )
     wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
-
-    def plan(locks: Locks) -> Plan:
-        if locks[seat.ref].closed:
-            raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat_ref} was already released.")
-        return Plan([Leg(wallet.ref, seat.ref, amount)])
-
     return execute(
         key=f"seat_hold:{seat_ref}",
         kind=JournalKind.SEAT_HOLD,
@@ -585,9 +579,20 @@ def hold_seat(
             "amount": amount,
             "point_value": point_value,
         },
-        plan=plan,
+        plan=_onto_open_seat(wallet, seat, amount),
         created_by_id=uid,
     )
+
+
+def _onto_open_seat(wallet: AccountSpec, seat: AccountSpec, amount: int) -> Callable[[Locks], Plan]:
+    """The plan of a hold or a top-up: ``amount`` from the wallet onto the seat, while it is open."""
+
+    def plan(locks: Locks) -> Plan:
+        if locks[seat.ref].closed:
+            raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat.ref} was already released.")
+        return Plan([Leg(wallet.ref, seat.ref, amount)])
+
+    return plan
 
 
 def top_up_seat(
@@ -607,12 +612,6 @@ def top_up_seat(
     uid = _uid(user)
     check_amount(amount, what="top-up")
     wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
-
-    def plan(locks: Locks) -> Plan:
-        if locks[seat.ref].closed:
-            raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat_ref} was already released.")
-        return Plan([Leg(wallet.ref, seat.ref, amount)])
-
     return execute(
         key=f"seat_topup:{seat_ref}:{deal_number}",
         kind=JournalKind.SEAT_HOLD,
@@ -626,7 +625,7 @@ def top_up_seat(
             "amount": amount,
             "top_up_after_deal": deal_number,
         },
-        plan=plan,
+        plan=_onto_open_seat(wallet, seat, amount),
         created_by_id=uid,
     )
 

@@ -587,7 +587,7 @@ def leave(state: DealState, player: str, at: int) -> Step:
         if seat.saved is None:
             scored = replace(seat, outcome=Outcome.SHOW_TIMEOUT, score=state.variant.show_timeout)
         else:
-            scored = _shown(state, seat, _fit(seat.saved, seat.hand))
+            scored = _shown(state, seat, fit_grouping(seat.saved, seat.hand))
         state = replace(_with_seat(state, index, scored), now_ms=at)
         events = [Event("show_timed_out", {"players": [player]})]
         if _in_deal_count(state) == 0:
@@ -761,7 +761,7 @@ def _end_show(state: DealState, at: int) -> Step:
         if seat.saved is None:
             scored = replace(seat, outcome=Outcome.SHOW_TIMEOUT, score=state.variant.show_timeout)
         else:
-            scored = _shown(state, seat, _fit(seat.saved, seat.hand))
+            scored = _shown(state, seat, fit_grouping(seat.saved, seat.hand))
         state = _with_seat(state, index, scored)
     return _close(replace(state, now_ms=at), at, [Event("show_timed_out", {"players": late})])
 
@@ -934,7 +934,7 @@ def player_view(state: DealState, player: str) -> dict[str, Any]:
         "open_pile": _codes(state.open_pile),
         "closed_count": len(state.closed_pile),
         "hand": _codes(seat.hand),
-        "saved_grouping": None if seat.saved is None else groups_to_json(_fit(seat.saved, seat.hand)),
+        "saved_grouping": None if seat.saved is None else groups_to_json(fit_grouping(seat.saved, seat.hand)),
         "extra_ms": seat.extra_ms,
         "drawn": state.drawn is not None and state.turn == me,
         "finish_slot": state.finish_card is not None,
@@ -1010,7 +1010,7 @@ def _check_holds(hand: Sequence[Card], groups: Grouping) -> None:
             raise IllegalAction("card_not_in_hand", f"your groups use {count} x {card} but you hold {have}")
 
 
-def _fit(groups: Grouping, hand: Sequence[Card]) -> Grouping:
+def fit_grouping(groups: Grouping, hand: Sequence[Card]) -> Grouping:
     """A saved grouping as it stands on the hand now: cards no longer held drop out of it."""
     left = Counter(hand)
     fitted: list[tuple[Card, ...]] = []
