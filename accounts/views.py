@@ -5,10 +5,9 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 
 from accounts.forms import ProfileForm, SignUpForm
-from accounts.signals import player_signed_up
+from accounts.registration import register
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -16,10 +15,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save(commit=False)
-        user.adult_confirmed_at = timezone.now()
-        user.save()
-        player_signed_up.send(sender=type(user), user=user)
+        user = register(form)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.public_name}! Pick a table to play.")
         return redirect("games:lobby")

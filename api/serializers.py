@@ -65,6 +65,19 @@ class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
+class SignUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = TextField(max_length=150)
+    password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
+    date_of_birth = serializers.DateField(help_text="YYYY-MM-DD; players must be 18 or older.")
+    display_name = TextField(required=False, max_length=40, help_text="The name other players see.")
+
+
+class SignedUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
+
+
 class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
     token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
 

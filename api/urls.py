@@ -9,6 +9,7 @@ app_name = "api"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(permission_classes=[AllowAny]), name="schema"),
     path("docs/", docs.docs, name="docs"),
+    path("auth/signup/", views.SignUpView.as_view(), name="signup"),
     path("auth/token/", views.TokenView.as_view(), name="token"),
     path("lobby/", views.LobbyView.as_view(), name="lobby"),
     path("templates/<int:pk>/play/", views.PlayNowView.as_view(), name="play-now"),

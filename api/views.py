@@ -29,6 +29,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import totp
+from accounts.forms import SignUpForm
+from accounts.registration import register
 from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
@@ -76,6 +78,44 @@ class ApiView(APIView):
 
 
 # --- auth -----------------------------------------------------------------------------------
+
+
+class SignUpView(ApiView):
+    """Open a player account with the sign-up page's own checks, and get an API token."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_signup",
+        summary="Open a player account and get an API token",
+        request=s.SignUpSerializer,
+        responses={201: s.SignedUpSerializer, **errors(400)},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.SignUpSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        form = SignUpForm(
+            data={
+                "username": data["username"],
+                "display_name": data.get("display_name", ""),
+                "date_of_birth": data["date_of_birth"].isoformat(),
+                "password1": data["password"],
+                "password2": data["password"],
+            }
+        )
+        if not form.is_valid():
+            fields = {
+                ("password" if name.startswith("password") else name): e for name, e in form.errors.items()
+            }
+            raise ValidationError(fields)
+        user = register(form)
+        token = Token.objects.create(user=user)
+        return Response(
+            {"user": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED
+        )
 
 
 class TokenView(ApiView):

@@ -97,6 +97,14 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
 
     period = {"start": DAY1.isoformat(), "end": DAY3.isoformat(), "currency": "INR"}
     return [
+        (
+            "auth_signup",
+            None,
+            {},
+            {},
+            {"username": "newcomer", "password": "green-felt-table-42", "date_of_birth": "1990-05-17"},
+            201,
+        ),
         ("auth_token_create", None, {}, {}, {"username": "alice", "password": "rummy-alice-demo"}, 200),
         ("auth_token_delete", alice, {}, {}, None, 204),
         ("lobby", alice, {}, {}, None, 200),
