@@ -30,8 +30,19 @@ def _cmdline(pid: str) -> list[str]:
     return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
 
 
+def _environ(pid: str) -> dict[str, str]:
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return {}
+    pairs = (item.decode(errors="replace").partition("=") for item in raw.split(b"\0") if item)
+    return {key: value for key, _, value in pairs}
+
+
 def server_processes(port: int, database: str | None) -> list[Process]:
-    """The processes serving ``port``, with the Celery processes and database backends."""
+    """The processes serving ``port``, with the database backends and, when the server uses
+    Redis and a database, the Celery processes of the same site (same ``REDIS_URL``)."""
+    redis_url = os.environ.get("REDIS_URL")
     found = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
@@ -40,8 +51,9 @@ def server_processes(port: int, database: str | None) -> list[Process]:
         line = " ".join(args)
         if "daphne" in line and str(port) in args:
             found.append(Process(int(pid), "daphne"))
-        elif "celery" in line and "rummysite" in line:
-            found.append(Process(int(pid), "celery"))
+        elif database and redis_url and "celery" in line and "rummysite" in line:
+            if _environ(pid).get("REDIS_URL") == redis_url:
+                found.append(Process(int(pid), "celery"))
         elif database and line.startswith("postgres: ") and f" {database} " in f"{line} ":
             found.append(Process(int(pid), "postgres"))
     return found
