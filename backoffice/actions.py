@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.text import visible
-from backoffice.models import AuditAction, AuditLog
+from backoffice.models import AuditAction, AuditLog, VoidRequest
 from games import services
+from games.errors import GameError
 from games.models import Table
 from wallet import cashier, ledger
 from wallet.errors import Code, WalletError
@@ -183,3 +185,46 @@ def unban_user(user_id: int, reason: str, by_user: Any) -> Any:
         user.save(update_fields=["is_active"])
         record(by_user, AuditAction.UNBAN_USER, f"user:{user.pk}", reason, username=user.username)
     return user
+
+
+def request_void(table_id: int, reason: str, by_user: Any) -> VoidRequest:
+    """R-MONEY-7, the first pair of eyes: ask for the void of a running game. Nothing moves
+    until another staff member confirms (:func:`confirm_void`)."""
+    reason = _check(by_user, reason, "backoffice.void_game")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != "playing":
+            raise GameError(
+                "not_playing", "Only a game that has started can be voided; cancel a waiting table instead."
+            )
+        if VoidRequest.objects.filter(table=table, confirmed_at__isnull=True).exists():
+            raise GameError("already_requested", "A void of this game is already waiting for confirmation.")
+        request = VoidRequest.objects.create(table=table, requested_by=by_user, reason=reason)
+        record(by_user, AuditAction.REQUEST_VOID, f"table:{table.pk}", reason, request=request.pk)
+    return request
+
+
+def confirm_void(request_id: int, reason: str, by_user: Any) -> Table:
+    """R-MONEY-7, the second pair of eyes: a different staff member confirms, and the game is
+    voided through the table's own write path (every fee or hold back, no rake, no prize),
+    with the players told the first member's reason."""
+    reason = _check(by_user, reason, "backoffice.void_game")
+    with transaction.atomic():
+        request = VoidRequest.objects.select_for_update().get(pk=request_id)
+        if request.confirmed_at is not None:
+            raise GameError("already_decided", "This void was already confirmed.")
+        if request.requested_by_id == by_user.pk:
+            raise WalletError(Code.NOT_STAFF, "A void needs a second staff member: you asked for this one.")
+        table = services.void(request.table_id, request.reason)
+        request.confirmed_by, request.confirmed_at = by_user, timezone.now()
+        request.save(update_fields=["confirmed_by", "confirmed_at"])
+        record(
+            by_user,
+            AuditAction.VOID_GAME,
+            f"table:{table.pk}",
+            reason,
+            request=request.pk,
+            requested_by=request.requested_by_id,
+            requested_reason=request.reason,
+        )
+    return table

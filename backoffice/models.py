@@ -21,6 +21,8 @@ class AuditAction(models.TextChoices):
     ADMIN_ADD = "admin_add", "Added a record in the admin"
     ADMIN_CHANGE = "admin_change", "Changed a record in the admin"
     ADMIN_DELETE = "admin_delete", "Deleted a record in the admin"
+    REQUEST_VOID = "request_void", "Asked for the void of a game (first of two)"
+    VOID_GAME = "void_game", "Voided a game (second of two)"
 
 
 class AuditLog(models.Model):
@@ -43,6 +45,7 @@ class AuditLog(models.Model):
             ("cancel_table", "Can cancel and refund a table that has not started"),
             ("ban_user", "Can ban and unban players"),
             ("view_reports", "Can read the reports"),
+            ("void_game", "Can ask for, or confirm, the void of a running game (R-MONEY-7)"),
         ]
 
     def __str__(self) -> str:
@@ -55,3 +58,31 @@ class AuditLog(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ValueError("the audit log is append-only: an entry cannot be deleted")
+
+
+class VoidRequest(models.Model):
+    """R-MONEY-7, four eyes: one staff member asks for a running game's void, with a reason;
+    another confirms it, and only then is the game voided (``backoffice.actions``)."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.PROTECT, related_name="+")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(help_text="Why the game cannot go on, as the players will read it.")
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["requested_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(confirmed_at__isnull=True),
+                name="one_open_void_per_table",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "voided" if self.confirmed_at else "waiting for a second staff member"
+        return f"void of table {self.table_id}: {state}"

@@ -16,6 +16,7 @@ ACTIONS = {
     "cancel_table": "Can cancel and refund a table that has not started",
     "ban_user": "Can ban and unban players",
     "view_reports": "Can read the reports",
+    "void_game": "Can ask for, or confirm, the void of a running game (R-MONEY-7)",
 }
 
 _PLAYERS_AND_TABLES = [
@@ -54,6 +55,8 @@ ROLES: dict[str, list[str]] = {
         "backoffice.cancel_table",
         "backoffice.ban_user",
         "backoffice.view_reports",
+        "backoffice.void_game",
+        "backoffice.view_voidrequest",
     ],
     "admin": ["*"],
 }
@@ -77,7 +80,11 @@ def sync_roles(apps: Any) -> None:
             permissions = []
             for full in wanted:
                 app_label, codename = full.split(".")
-                permissions.append(
-                    permission_model.objects.get(content_type__app_label=app_label, codename=codename)
-                )
+                # An earlier migration runs this with today's ROLES: a permission whose model or
+                # option a later migration adds is skipped here and given by that migration.
+                found = permission_model.objects.filter(
+                    content_type__app_label=app_label, codename=codename
+                ).first()
+                if found is not None:
+                    permissions.append(found)
         group.permissions.set(permissions)

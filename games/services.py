@@ -300,7 +300,8 @@ def _pay(table: Table, intent: engine.Money, rules: engine.Rules) -> None:
     elif isinstance(intent, engine.RefundEntry):
         ops.refund_entry(int(intent.player), pool_ref, currency=currency)
     elif isinstance(intent, engine.RefundAll):
-        ops.refund_pool(pool_ref, currency=currency)
+        reason = "voided by staff (R-MONEY-7)" if intent.voided else "never started"
+        ops.refund_pool(pool_ref, currency=currency, reason=reason)
     elif isinstance(intent, engine.ChargeRejoin):
         ops.charge_rejoin_fee(
             int(intent.player),
@@ -572,6 +573,17 @@ def cancel(table_id: int, why: str, *, at: int | None = None) -> Table:
     released (R-MONEY-4); ``game_running`` once it has started."""
     at = now_ms() if at is None else at
     table = _run(table_id, lambda state: engine.Cancel(at, why), at=at)
+    assert table is not None
+    return table
+
+
+def void(table_id: int, why: str, *, at: int | None = None) -> Table:
+    """R-MONEY-7: void a running game, once a second staff member has confirmed (the back
+    office's ``void`` requests). Pool: every fee back, no rake, no prize; 21-card: the deal in
+    play dropped, every hold back. ``not_playing`` for a table that has not started (cancel it)
+    or is over."""
+    at = now_ms() if at is None else at
+    table = _run(table_id, lambda state: engine.Void(at, why), at=at)
     assert table is not None
     return table
 

@@ -46,6 +46,7 @@ STATUSES = {
 EVENTS = {
     "auto_drop": "chose auto drop",
     "cancelled": "The table was cancelled",
+    "voided": "The game was voided by the staff; every fee and seat hold was returned",
     "deal_number": "A new deal",
     "deal_over": "The deal is over",
     "deal_started": "The cards are dealt",

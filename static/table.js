@@ -110,6 +110,10 @@ function onEvent(frame) {
     store.setItem(`table-${TABLE}-toss`, JSON.stringify(data));
   }
   if (frame.type === "wrong_show_reason") showError(`Wrong show: ${data.reason}.`);
+  if (frame.type === "voided" || frame.type === "cancelled") {
+    st.endedWhy = data.why || "";
+    st.voided = frame.type === "voided";
+  }
   log(frame);
 }
 
@@ -586,7 +590,14 @@ function renderGameOver() {
   if (!over) return;
   $("result").hidden = true;
   const lines = [];
-  if (table.status === "cancelled") lines.push("The game was cancelled; entry fees were refunded.");
+  if (table.status === "cancelled") {
+    lines.push(
+      table.phase === "cancelled" && st.voided
+        ? "The game was voided by the site's staff: every entry fee, rejoin fee and seat hold is back in its player's wallet, with no rake taken."
+        : "The game was cancelled; entry fees were refunded.",
+    );
+    if (st.endedWhy) lines.push(`Why: ${st.endedWhy}`);
+  }
   if (table.winner) lines.push(`Winner: ${names[table.winner] || table.winner}.`);
   for (const [player, amount] of table.payouts) lines.push(`${names[player] || player} is paid ${money(amount, CURRENCY)}.`);
   $("over-body").replaceChildren(...lines.map((text) => el("p", "", text)));

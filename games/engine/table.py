@@ -204,6 +204,17 @@ class NextDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class Void:
+    """R-MONEY-7: staff void a game that cannot go on (the second staff member has confirmed:
+    the back office's part). Pool: every entry and rejoin fee back, no rake, no prize. 21-card:
+    the current deal dropped with no settlement, every seat hold returned. ``why`` is told to
+    the players."""
+
+    at: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     """Staff cancel a table whose game has not started: every entry fee is refunded and every
     21-card seat released (R-MONEY-4). ``why`` is told to the players."""
@@ -233,6 +244,7 @@ Command: TypeAlias = (
     | AnswerSplit
     | NextDeal
     | Cancel
+    | Void
     | Timeout
     | PlayerAction
 )
@@ -257,7 +269,10 @@ class RefundEntry:
 
 @dataclass(frozen=True, slots=True)
 class RefundAll:
-    """R-MONEY-4: the game never started; every fee back, the pool closed."""
+    """R-MONEY-4: the game never started; every fee back, the pool closed. Also R-MONEY-7's
+    void of a started game (``voided``): every entry and rejoin fee back, no rake."""
+
+    voided: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,6 +564,8 @@ def apply(state: TableState, command: Command) -> Progress:
         new = _next_deal(state, command, out)
     elif isinstance(command, Cancel):
         new = _cancel_by_staff(state, command, out)
+    elif isinstance(command, Void):
+        new = _void(state, command, out)
     elif isinstance(command, Timeout):
         new = _timeout(state, command, out)
     else:
@@ -1028,6 +1045,33 @@ def _cancel_by_staff(state: TableState, command: Cancel, out: _Out) -> TableStat
     return _cancel(state, {"reason": "cancelled by staff", "why": command.why}, out)
 
 
+def _void(state: TableState, command: Void, out: _Out) -> TableState:
+    """R-MONEY-7: end a running game with every fee or hold back; the deal in play, if any, is
+    dropped unscored (its seed stays with the server, as the deal never ended)."""
+    if state.phase not in (Phase.PLAYING, Phase.BETWEEN):
+        raise IllegalAction(
+            "not_playing",
+            "only a game that has started can be voided; a table still waiting is cancelled instead",
+        )
+    out.events.append(Event("voided", {"reason": "voided by staff", "why": command.why}))
+    if state.is_pool:
+        out.money.append(RefundAll(voided=True))
+    else:
+        out.money.extend(ReleaseSeat(p.name) for p in state.seated)
+    players = tuple(replace(p, status=Status.LEFT) for p in state.players)
+    return replace(
+        state,
+        phase=Phase.CANCELLED,
+        deal=None,
+        countdown=False,
+        ready=False,
+        prize_pool=0,
+        rejoin_open=(),
+        split_offer=False,
+        players=players,
+    )
+
+
 def _cancel(state: TableState, data: dict[str, Any], out: _Out) -> TableState:
     """A table that never started: refund every fee, release every seat (R-MONEY-4)."""
     out.events.append(Event("cancelled", data))
@@ -1286,6 +1330,7 @@ __all__ = [
     "TableState",
     "Timeout",
     "TopUpSeat",
+    "Void",
     "action_from_json",
     "apply",
     "open_table",
