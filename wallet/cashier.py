@@ -431,31 +431,20 @@ def topup_chips(user: User | int, *, now: datetime | None = None) -> Journal:
     already at the top-up amount (that does not use up the day's top-up).
     """
     uid = _uid(user)
-    day = timezone.localdate(now or timezone.now())
-    target = limit("WALLET_CHIPS_TOPUP_TO")
-    wallet, cashier = user_spec(uid, Currency.CHIPS), cashier_spec(uid, Currency.CHIPS)
-
-    def plan(locks: Locks) -> Plan:
-        balance = locks[wallet.ref].balance
-        if balance >= target:
-            raise WalletError(Code.NOTHING_TO_TOP_UP, f"You already have {balance // 100:,} chips or more.")
-        return Plan([Leg(cashier.ref, wallet.ref, target - balance)])
-
-    return execute(
-        key=f"chips_topup:{uid}:{day.isoformat()}",
-        kind=JournalKind.CHIPS_TOPUP,
-        currency=Currency.CHIPS,
-        accounts=[wallet, cashier],
-        meta={"user": uid, "day": day.isoformat(), "to": target},
-        plan=plan,
-        created_by_id=uid,
-    )
+    day = timezone.localdate(now or timezone.now()).isoformat()
+    return _chips_up_to(uid, key=f"chips_topup:{uid}:{day}", meta={"user": uid, "day": day})
 
 
 def welcome_chips(user: User | int) -> Journal:
     """The practice chips a new player gets at sign-up: WALLET_CHIPS_TOPUP_TO, once per user
     (its own idempotency key, so the day's top-up stays available)."""
     uid = _uid(user)
+    return _chips_up_to(uid, key=f"chips_welcome:{uid}", meta={"user": uid, "welcome": True})
+
+
+def _chips_up_to(uid: int, *, key: str, meta: dict[str, Any]) -> Journal:
+    """Bring the user's practice chips up to WALLET_CHIPS_TOPUP_TO from the cashier, once per
+    ``key``; ``nothing_to_top_up`` when they already have that much."""
     target = limit("WALLET_CHIPS_TOPUP_TO")
     wallet, cashier = user_spec(uid, Currency.CHIPS), cashier_spec(uid, Currency.CHIPS)
 
@@ -466,11 +455,11 @@ def welcome_chips(user: User | int) -> Journal:
         return Plan([Leg(cashier.ref, wallet.ref, target - balance)])
 
     return execute(
-        key=f"chips_welcome:{uid}",
+        key=key,
         kind=JournalKind.CHIPS_TOPUP,
         currency=Currency.CHIPS,
         accounts=[wallet, cashier],
-        meta={"user": uid, "welcome": True, "to": target},
+        meta={**meta, "to": target},
         plan=plan,
         created_by_id=uid,
     )

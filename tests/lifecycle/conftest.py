@@ -1,72 +1,11 @@
-"""Live-play fixtures: committed transactions, a fresh channel layer per test, timers off
-unless a test turns them on."""
+"""The lifecycle tests use the live-play fixtures: committed transactions, a fresh channel
+layer per test, timers off unless a test turns them on, and the server's clock by hand."""
 
-from __future__ import annotations
-
-import importlib
-
-import pytest
-from channels.layers import channel_layers
-from django.core.management import call_command
-from django.db import connection
-
-
-@pytest.fixture
-def live_db(transactional_db):
-    """A database whose writes commit (so ``on_commit`` publishes), emptied after the test.
-
-    On SQLite the flush between tests deletes rows, which the wallet's append-only triggers
-    refuse; they are lifted for our own flush and put back, so the flush that follows finds
-    the ledger empty. (PostgreSQL flushes with TRUNCATE, which the triggers leave alone.)
-    """
-    yield
-    if connection.vendor != "sqlite":
-        return
-    triggers = importlib.import_module("wallet.migrations.0002_append_only")
-    with connection.cursor() as cursor:
-        for statement in triggers.SQLITE_BACKWARD:
-            cursor.execute(statement)
-        call_command("flush", interactive=False, verbosity=0)
-        for statement in triggers.SQLITE_FORWARD:
-            cursor.execute(statement)
-
-
-@pytest.fixture(autouse=True)
-def fresh_channel_layer():
-    """Each test gets its own layer: no group outlives the event loop its consumers ran on."""
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture(autouse=True)
-def timers_off(settings):
-    settings.GAME_TIMERS = "off"
-    return settings
-
-
-class Clock:
-    """The server's clock in the tests: real time at the start, then moved by hand. Each reading
-    is a millisecond later than the last, so writes stay in order."""
-
-    def __init__(self) -> None:
-        import time
-
-        self.ms = int(time.time() * 1000)
-
-    def __call__(self) -> int:
-        self.ms += 1
-        return self.ms
-
-    def to(self, ms: int) -> None:
-        """Make the next reading ``ms`` (never going back)."""
-        self.ms = max(self.ms, ms - 1)
-
-
-@pytest.fixture(autouse=True)
-def clock(monkeypatch):
-    from games import services
-
-    fake = Clock()
-    monkeypatch.setattr(services, "now_ms", fake)
-    return fake
+from tests.live.conftest import (  # noqa: F401 - fixtures, re-exported for pytest
+    Clock,
+    clock,
+    fresh_channel_layer,
+    live_db,
+    short_lived_connections,
+    timers_off,
+)
