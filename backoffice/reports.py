@@ -34,6 +34,7 @@ from wallet.models import (
     Entry,
     Journal,
     JournalKind,
+    ReconcileRun,
     Transfer,
     Withdrawal,
 )
@@ -672,6 +673,7 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
         [charts.Series("journals", [posted.get(d, 0) for d in labels])],
     )
     counts = summary()
+    runs = list(ReconcileRun.objects.order_by("-at", "-id")[:10])
     return Report(
         slug="reconcile",
         title="Reconciliation",
@@ -701,10 +703,36 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
                     for cur in sorted({r["currency"] for r in rows})
                 ],
             ),
+            Breakdown(
+                "Last scheduled runs (hourly, and at start-up)",
+                [
+                    Column("at", "When"),
+                    Column("trigger", "Run by"),
+                    Column("verdict", "Verdict"),
+                    Column("problems", "Differences"),
+                    Column("figures", "Figures"),
+                ],
+                [
+                    {
+                        "at": timezone.localtime(run.at).strftime("%d %b %Y, %H:%M"),
+                        "trigger": run.trigger,
+                        "verdict": "ok" if run.ok else "problems",
+                        "problems": len(run.problems),
+                        "figures": ", ".join(f"{n} {name}" for name, n in run.figures.items()),
+                    }
+                    for run in runs
+                ],
+            ),
         ],
         notes=[
+            (
+                f"Last scheduled run: {timezone.localtime(runs[0].at):%d %b %Y, %H:%M}, "
+                f"{'ok' if runs[0].ok else 'PROBLEMS'} ({len(runs[0].problems)} differences)."
+                if runs
+                else "No scheduled run yet: the verdict above is this page's own check."
+            ),
             "Every balance is recomputed from the entries, versions must be contiguous, and each "
-            "currency must sum to zero; the verdict covers the whole ledger, not only the range."
+            "currency must sum to zero; the verdict covers the whole ledger, not only the range.",
         ],
         status="ok" if not problems else "problems",
     )

@@ -13,7 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.text import csv_cell
+from backoffice.access import staff_page
 from backoffice.forms import RangeForm
+from backoffice.live import live_tables
+from backoffice.models import VoidRequest
 from backoffice.reports import REPORTS, Report
 
 
@@ -32,6 +35,21 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+@staff_page("accounts.view_user", "games.view_table", "wallet.view_withdrawal", "backoffice.view_reports")
+def home(request: HttpRequest) -> HttpResponse:
+    """The start of a staff member's day: what waits for them."""
+    return render(
+        request,
+        "backoffice/home.html",
+        {
+            "voids_pending": VoidRequest.objects.filter(confirmed_at__isnull=True).count(),
+            "stuck": sum(row.stuck for row in live_tables())
+            if request.user.has_perm("games.view_table")
+            else 0,
+        },
+    )
 
 
 @staff_required

@@ -1,0 +1,254 @@
+"""Issue 16: the back office for the daily work of an operator's staff. Live tables (stuck ones
+stand out), the player page and its statement, the withdrawal queue oldest first with one-click
+decisions (four eyes, issue 13), and the scheduled reconciliation with its banner."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+from django.utils import timezone
+
+from backoffice.models import AuditAction, AuditLog
+from games.models import Table
+from tests.backoffice.support import _fast_passwords, deposit, seed  # noqa: F401
+from tests.backoffice.test_i13_staff_roles import live_deal
+from tests.conftest import make_user
+from wallet import cashier, reconcile
+from wallet.models import Account, ReconcileRun, Withdrawal
+from wallet.money import money, rupees
+from wallet.tasks import reconcile_ledger
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    return seed(monkeypatch)
+
+
+@pytest.fixture
+def risk(client):
+    member = make_user("rita", staff=True, role="risk")
+    client.force_login(member)
+    return member
+
+
+# Live tables
+
+
+def test_live_tables_show_players_deal_pool_phase_and_what_the_table_waits_for(seeded, client, risk):
+    table = live_deal(seeded)
+    page = client.get(reverse("backoffice:tables")).content.decode()
+    row = page[page.index(f"<td>{table.pk} · ") :]
+    row = row[: row.index("</tr>")]
+    assert "alice (Playing)" in row
+    assert "bob (Playing)" in row
+    assert "<td>2</td>" in row, "deal number 2"
+    pool = table.state["prize_pool"]
+    assert pool > 0
+    assert f"pool {rupees(pool)}" in row
+    assert "a move by alice" in row or "a move by bob" in row
+    assert 'class="stuck"' not in page
+    assert "Ask for a void" in row, "a running game offers the void (R-MONEY-7)"
+
+
+def test_live_tables_a_table_unchanged_past_the_threshold_stands_out(seeded, client, risk):
+    table = live_deal(seeded)
+    long_ago = timezone.now() - dt.timedelta(seconds=settings.STUCK_TABLE_SECONDS + 60)
+    Table.objects.filter(pk=table.pk).update(updated_at=long_ago)
+    page = client.get(reverse("backoffice:tables")).content.decode()
+    assert '<tr class="stuck">' in page
+    assert "1 stuck" in page
+    home = client.get(reverse("backoffice:home")).content.decode()
+    assert "Stuck tables: <strong>1</strong>" in home
+
+
+def test_live_tables_a_waiting_pool_shows_its_pool_and_waits_for_players(seeded, client, risk):
+    waiting = seeded.tables["D"]
+    page = client.get(reverse("backoffice:tables")).content.decode()
+    row = page[page.index(f"<td>{waiting.pk} · ") :]
+    row = row[: row.index("</tr>")]
+    assert "<td>players</td>" in row
+    assert "pool ₹50.00" in row, "alice and bob entered with ₹25.00 each (from the ledger)"
+    held = page[page.index(f"<td>{seeded.tables['C'].pk} · ") :]
+    assert "held ₹" in held[: held.index("</tr>")], "a 21-card table shows its seats' holds"
+
+
+# Player page
+
+
+def test_player_search_finds_by_username_e_mail_id_and_display_name(seeded, client, risk):
+    carol = seeded.users["carol"]
+    carol.email, carol.display_name = "carol.k@example.com", "Queen of Hearts"
+    carol.save(update_fields=["email", "display_name"])
+    target = reverse("backoffice:player", args=[carol.pk])
+    for text in ("carol", "CAROL.K@example", str(carol.pk), "queen of"):
+        response = client.get(reverse("backoffice:players"), {"q": text})
+        assert (response.status_code, response.url) == (302, target), text
+    many = client.get(reverse("backoffice:players"), {"q": "a"}).content.decode()
+    assert "alice" in many
+    assert "dave" in many
+    assert "No player matches" in client.get(reverse("backoffice:players"), {"q": "zzz"}).content.decode()
+
+
+def test_player_page_shows_balances_held_seats_statement_games_cash_and_staff_actions(seeded, client, risk):
+    alice = seeded.users["alice"]
+    deposit(alice, 25_000_50)
+    page = client.get(reverse("backoffice:player", args=[alice.pk])).content.decode()
+    wallet = Account.objects.get(owner=alice, kind="user", currency="INR")
+    assert rupees(wallet.balance) in page
+    assert "₹25,000.50" in page, "the deposit is in the last entries and in the deposits"
+    assert "Prize to the winner" in page
+    assert "₹67.50" in page
+    assert "Reversal (correction)" in page
+    chips = Account.objects.filter(owner=alice, kind="user", currency="CHIPS").first()
+    if chips is not None:
+        assert money(chips.balance, "CHIPS") in page
+    assert "₹200.00" in page, "her withdrawal"
+    assert "Approved a withdrawal" in page
+    assert "verified bank account" in page
+    assert reverse("backoffice:statement", args=[alice.pk]) + "?format=csv" in page
+    assert "Open seats" in page
+
+
+def test_player_statement_csv_adds_up_to_each_balance(seeded, client, risk):
+    alice = seeded.users["alice"]
+    body = client.get(reverse("backoffice:statement", args=[alice.pk]), {"format": "csv"}).content.decode()
+    rows = list(csv.DictReader(io.StringIO(body)))
+    assert rows
+    for account in Account.objects.filter(owner=alice):
+        mine = [
+            int(r["amount"])
+            for r in rows
+            if r["account"] == account.ref and r["currency"] == account.currency
+        ]
+        assert sum(mine) == account.balance, account.ref
+    page = client.get(reverse("backoffice:statement", args=[alice.pk])).content.decode()
+    assert page.count("<tr><td>") == len(rows)
+
+
+def test_player_page_support_sees_games_and_seats_but_no_money(seeded, client):
+    client.force_login(make_user("helper", staff=True, role="support"))
+    alice = seeded.users["alice"]
+    page = client.get(reverse("backoffice:player", args=[alice.pk])).content.decode()
+    assert "Recent games" in page
+    assert "Balances" not in page
+    assert "₹" not in page
+    assert client.get(reverse("backoffice:statement", args=[alice.pk])).status_code == 403
+
+
+# Withdrawal queue
+
+
+def test_withdrawal_queue_is_oldest_first_with_age_amount_player_and_balance(seeded, client):
+    cashier_member = make_user("cash", staff=True, role="cashier")
+    client.force_login(cashier_member)
+    newer = cashier.request_withdrawal(seeded.users["dave"], 15000)
+    page = client.get(reverse("backoffice:withdrawals")).content.decode()
+    carol_at, dave_at = page.index(">carol</a>"), page.index(">dave</a>")
+    assert carol_at < dave_at, "oldest first"
+    assert "₹100.00" in page
+    assert "₹150.00" in page
+    carol_wallet = Account.objects.get(owner=seeded.users["carol"], kind="user", currency="INR")
+    assert rupees(carol_wallet.balance) in page
+    assert "days" in page[:carol_at] or "days" in page[carol_at:dave_at], "carol's has waited since March"
+    home = client.get(reverse("backoffice:home")).content.decode()
+    assert "Withdrawals waiting: <strong>2</strong>" in home
+    assert newer.status == "requested"
+
+
+def test_withdrawal_queue_approves_and_rejects_in_one_click_with_a_reason(seeded, client):
+    client.force_login(make_user("cash", staff=True, role="cashier"))
+    carol = seeded.withdrawals["carol"]
+    url = reverse("backoffice:decide_withdrawal", args=[carol.pk])
+    client.post(url, {"decision": "approve", "reason": ""})
+    assert Withdrawal.objects.get(pk=carol.pk).status == "requested", "no reason, no decision"
+    client.post(url, {"decision": "approve", "reason": "bank account verified"})
+    assert Withdrawal.objects.get(pk=carol.pk).status == "paid"
+    assert AuditLog.objects.filter(
+        target=f"withdrawal:{carol.pk}", action=AuditAction.APPROVE_WITHDRAWAL
+    ).exists()
+    dave = cashier.request_withdrawal(seeded.users["dave"], 15000)
+    client.post(
+        reverse("backoffice:decide_withdrawal", args=[dave.pk]), {"decision": "reject", "reason": "KYC"}
+    )
+    assert Withdrawal.objects.get(pk=dave.pk).status == "rejected"
+
+
+def test_withdrawal_queue_a_large_one_needs_a_second_staff_member(seeded, client):
+    big_player = seeded.users["erin"]
+    deposit(big_player, 50_000_00)
+    big = cashier.request_withdrawal(big_player, 20_000_00)
+    first = make_user("cash", staff=True, role="cashier")
+    client.force_login(first)
+    url = reverse("backoffice:decide_withdrawal", args=[big.pk])
+    client.post(url, {"decision": "approve", "reason": "verified"})
+    assert Withdrawal.objects.get(pk=big.pk).status == "requested"
+    page = client.get(reverse("backoffice:withdrawals")).content.decode()
+    assert "approved once by cash" in page
+    client.post(url, {"decision": "approve", "reason": "again"})
+    assert Withdrawal.objects.get(pk=big.pk).status == "requested", "the same member cannot be the second"
+    client.force_login(make_user("cash2", staff=True, role="cashier"))
+    client.post(url, {"decision": "approve", "reason": "second pair of eyes"})
+    assert Withdrawal.objects.get(pk=big.pk).status == "paid"
+
+
+def test_withdrawal_queue_support_may_not_open_it(seeded, client):
+    client.force_login(make_user("helper", staff=True, role="support"))
+    assert client.get(reverse("backoffice:withdrawals")).status_code == 403
+    carol = seeded.withdrawals["carol"]
+    response = client.post(
+        reverse("backoffice:decide_withdrawal", args=[carol.pk]), {"decision": "approve", "reason": "x"}
+    )
+    assert response.status_code == 403
+    assert Withdrawal.objects.get(pk=carol.pk).status == "requested"
+
+
+# Reconciliation on a schedule
+
+
+def test_reconciliation_runs_hourly_from_celery_beat_and_keeps_each_verdict(seeded):
+    entry = settings.CELERY_BEAT_SCHEDULE["reconcile-ledger"]
+    assert entry == {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0}
+    assert reconcile_ledger() is True
+    run = ReconcileRun.objects.get()
+    assert run.ok
+    assert run.trigger == "schedule"
+    assert run.problems == []
+    assert run.figures["entries"] > 0
+    call_command("wallet_reconcile")
+    assert ReconcileRun.objects.first().trigger == "command"
+
+
+def test_reconciliation_a_failing_run_stands_out_on_every_back_office_page(seeded, client, risk):
+    for url in (reverse("backoffice:home"), reverse("backoffice:tables"), reverse("admin:index")):
+        assert "reconcile-failing" not in client.get(url).content.decode()
+    wallet = Account.objects.get(owner=seeded.users["dave"], kind="user", currency="INR")
+    Account.objects.filter(pk=wallet.pk).update(balance=wallet.balance + 1)
+    with pytest.raises(CommandError):
+        call_command("wallet_reconcile")
+    assert reconcile.last_run().ok is False
+    urls = [
+        reverse("backoffice:home"),
+        reverse("backoffice:tables"),
+        reverse("backoffice:players"),
+        reverse("backoffice:player", args=[wallet.owner_id]),
+        reverse("backoffice:voids"),
+        reverse("backoffice:index"),
+        reverse("backoffice:report", args=["rake"]),
+        reverse("admin:index"),
+        reverse("admin:games_table_changelist"),
+    ]
+    for url in urls:
+        page = client.get(url).content.decode()
+        assert 'class="reconcile-failing" role="alert"' in page, url
+    report = client.get(reverse("backoffice:report", args=["reconcile"])).content.decode()
+    assert "Last scheduled run" in report
+    assert "PROBLEMS" in report
