@@ -102,7 +102,7 @@ def _admin_urls(live: Table) -> list[str]:
     for pk in Seat.objects.filter(table=live).values_list("user_id", flat=True):
         urls += [f"/backoffice/players/{pk}/", f"/backoffice/players/{pk}/statement/"]
         urls += [f"/backoffice/players/{pk}/statement/?format=csv"]
-    for slug in ("rake", "payouts", "cashflow", "held", "activity", "reconcile"):
+    for slug in ("takings", "rake", "payouts", "cashflow", "held", "activity", "reconcile"):
         urls += [f"/backoffice/reports/{slug}/", f"/backoffice/reports/{slug}/?format=csv"]
     urls += [
         "/api/lobby/",

@@ -15,9 +15,11 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from django.utils import timezone
 
+from backoffice import actions, reports
 from backoffice.models import AuditAction, AuditLog
+from games import services
 from games.models import Table
-from tests.backoffice.support import _fast_passwords, deposit, seed  # noqa: F401
+from tests.backoffice.support import DAY1, DAY2, DAY3, EXPECTED, _fast_passwords, deposit, seed  # noqa: F401
 from tests.backoffice.test_i13_staff_roles import live_deal
 from tests.conftest import make_user
 from wallet import cashier, reconcile
@@ -252,3 +254,66 @@ def test_reconciliation_a_failing_run_stands_out_on_every_back_office_page(seede
     report = client.get(reverse("backoffice:report", args=["reconcile"])).content.decode()
     assert "Last scheduled run" in report
     assert "PROBLEMS" in report
+
+
+# Reports: takings
+
+
+def test_takings_report_counts_fees_payouts_rake_refunds_and_settlements_by_variant_and_template(seeded):
+    report = reports.takings(DAY1, DAY3, "INR")
+    assert report.totals == {
+        "entry_fees": 7500 + 20000 + 5000,
+        "rejoin_fees": 0,
+        "prizes": 6750 - 6750,  # paid on day 1, reversed on day 3
+        "splits": 9000 + 8000,
+        "rake": EXPECTED["rake_total"],
+        "refunds": 0,
+        "settlements": 300,
+    }
+    by_template = {row["template"]: row for row in report.breakdowns[1].rows}
+    assert by_template["61 pool"]["entry_fees"] == 20000
+    assert by_template["61 pool"]["rake"] == 3000
+    assert by_template["21 points"]["settlements"] == 300
+    by_variant = {row["variant"]: row for row in report.breakdowns[0].rows}
+    assert by_variant["pool101"]["entry_fees"] == 7500 + 5000
+    assert {v: row["rake"] for v, row in by_variant.items()} == EXPECTED["rake_by_variant"]
+
+
+def test_takings_report_csv_totals_equal_the_page_totals(seeded, client, risk):
+    query = {"start": DAY1.isoformat(), "end": DAY3.isoformat(), "currency": "INR"}
+    page = client.get(reverse("backoffice:report", args=["takings"]), query).content.decode()
+    foot = page[page.index("<tfoot>") : page.index("</tfoot>")]
+    body = client.get(reverse("backoffice:report", args=["takings"]), {**query, "format": "csv"})
+    *_, total = list(csv.DictReader(io.StringIO(body.content.decode())))
+    for key in ("entry_fees", "rejoin_fees", "prizes", "splits", "rake", "refunds", "settlements"):
+        assert rupees(int(total[key])) in foot, key
+    assert "₹325.00" in foot, "the week's entry fees, the Indian way"
+
+
+def test_takings_report_counts_the_refunds_of_a_void__R_MONEY_7(seeded, monkeypatch):
+    table = live_deal(seeded)  # its clock runs ahead: the void comes after it
+    later = services.now_ms() + 2 * 10**7
+    monkeypatch.setattr(services, "now_ms", lambda: later)
+    rita, ravi = make_user("rita2", staff=True, role="risk"), make_user("ravi2", staff=True, role="risk")
+    request = actions.request_void(table.pk, "the server lost the deal", rita)
+    actions.confirm_void(request.pk, "checked", ravi)
+    today = timezone.localdate()
+    report = reports.takings(today, today, "INR")
+    fees = report.totals["entry_fees"]
+    assert fees > 0
+    assert report.totals["refunds"] == fees, "every fee back"
+    assert report.totals["rake"] == 0
+    assert report.totals["prizes"] == 0
+
+
+def test_wallet_report_prints_a_daily_summary(seeded):
+    out = io.StringIO()
+    call_command("wallet_report", "daily", "--day", DAY2.isoformat(), stdout=out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    totals = {row["what"]: int(row["amount"]) for row in rows}
+    assert totals["entry_fees"] == 20000
+    assert totals["splits"] == 17000
+    assert totals["rake"] == 3030
+    assert totals["settlements"] == 300
+    assert totals["deposits"] == 0
+    assert totals["withdrawals_requested"] == 45000
