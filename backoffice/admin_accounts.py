@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 from backoffice import actions
-from backoffice.admin import AuditedMixin, StaffViewMixin, reason_action
+from backoffice.admin_mixins import AuditedMixin, StaffViewMixin, reason_action
 from backoffice.charts import amount
 from games.models import Seat
 from wallet.models import Account, AccountKind, Currency
