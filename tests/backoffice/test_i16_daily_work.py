@@ -317,3 +317,29 @@ def test_wallet_report_prints_a_daily_summary(seeded):
     assert totals["settlements"] == 300
     assert totals["deposits"] == 0
     assert totals["withdrawals_requested"] == 45000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reconciliation_the_embedded_schedule_runs_at_start_up_then_every_interval(monkeypatch, settings):
+    """Inside daphne (embedded mode): a run at start-up, then one per interval."""
+    import asyncio
+
+    from wallet import schedule
+
+    naps: list[float] = []
+
+    async def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 2:
+            raise asyncio.CancelledError
+
+    monkeypatch.setattr(schedule.asyncio, "sleep", nap)
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(schedule._every(3600.0))
+    assert naps == [3600.0, 3600.0]
+    assert list(ReconcileRun.objects.order_by("at", "id").values_list("trigger", "ok")) == [
+        ("start-up", True),
+        ("schedule", True),
+    ]
+    settings.GAME_TIMERS = "celery"
+    assert schedule.start_with_daphne() is False, "with Celery, beat runs it instead"
