@@ -29,7 +29,7 @@ class AccountKind(models.TextChoices):
 class JournalKind(models.TextChoices):
     ENTRY_FEE = "entry_fee", "Entry fee"
     REJOIN_FEE = "rejoin_fee", "Rejoin fee"
-    REFUND = "refund", "Refund of a pool that never started"
+    REFUND = "refund", "Refund of a cancelled or voided pool"
     PRIZE = "prize", "Prize to the winner"
     SPLIT = "split", "Split payout"
     RAKE = "rake", "Rake"

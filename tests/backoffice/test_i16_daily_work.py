@@ -343,3 +343,13 @@ def test_reconciliation_the_embedded_schedule_runs_at_start_up_then_every_interv
     ]
     settings.GAME_TIMERS = "celery"
     assert schedule.start_with_daphne() is False, "with Celery, beat runs it instead"
+
+
+def test_reconciliation_page_shows_chips_as_chips_never_as_rupees(seeded, client, risk):
+    page = client.get(reverse("backoffice:report", args=["reconcile"]), {"start": DAY1, "end": DAY3})
+    body = page.content.decode()
+    chips_rows = [line for line in body.splitlines() if "<td>CHIPS</td>" in line]
+    assert chips_rows
+    for line in chips_rows:
+        assert "₹" not in line, line
+        assert "chips" in line.replace("<td>CHIPS</td>", ""), line
