@@ -67,9 +67,11 @@ def _entry_row(entry: Entry) -> dict[str, Any]:
 
 
 def staff_actions_on(user: User) -> QuerySet[AuditLog]:
-    return AuditLog.objects.filter(Q(target=f"user:{user.pk}") | Q(details__user=user.pk)).select_related(
-        "actor"
-    )[:50]
+    """Actions on the player, their withdrawals, and the tables they sat at (a cancel, a void)."""
+    tables = [f"table:{pk}" for pk in Seat.objects.filter(user=user).values_list("table_id", flat=True)]
+    return AuditLog.objects.filter(
+        Q(target=f"user:{user.pk}") | Q(details__user=user.pk) | Q(target__in=tables)
+    ).select_related("actor")[:50]
 
 
 @staff_page("accounts.view_user")

@@ -290,7 +290,7 @@ def test_takings_report_csv_totals_equal_the_page_totals(seeded, client, risk):
     assert "₹325.00" in foot, "the week's entry fees, the Indian way"
 
 
-def test_takings_report_counts_the_refunds_of_a_void__R_MONEY_7(seeded, monkeypatch):
+def test_takings_report_counts_the_refunds_of_a_void__R_MONEY_7(seeded, monkeypatch, client):
     table = live_deal(seeded)  # its clock runs ahead: the void comes after it
     later = services.now_ms() + 2 * 10**7
     monkeypatch.setattr(services, "now_ms", lambda: later)
@@ -304,6 +304,10 @@ def test_takings_report_counts_the_refunds_of_a_void__R_MONEY_7(seeded, monkeypa
     assert report.totals["refunds"] == fees, "every fee back"
     assert report.totals["rake"] == 0
     assert report.totals["prizes"] == 0
+    alice = seeded.users["alice"]
+    client.force_login(ravi)
+    page = client.get(reverse("backoffice:player", args=[alice.pk])).content.decode()
+    assert "Voided a game (second of two)" in page, "the void of her table is a staff action on her"
 
 
 def test_wallet_report_prints_a_daily_summary(seeded):
@@ -353,3 +357,21 @@ def test_reconciliation_page_shows_chips_as_chips_never_as_rupees(seeded, client
     for line in chips_rows:
         assert "₹" not in line, line
         assert "chips" in line.replace("<td>CHIPS</td>", ""), line
+
+
+def test_user_admin_shows_rupees_the_indian_way_and_chips_never_as_rupees(seeded, client, risk):
+    alice = seeded.users["alice"]
+    deposit(alice, 99_999_50)
+    cashier.topup_chips(alice)
+    admin_member = make_user("boss", staff=True, role="admin")
+    client.force_login(admin_member)
+    listing = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    wallet = Account.objects.get(owner=alice, kind="user", currency="INR")
+    chips = Account.objects.get(owner=alice, kind="user", currency="CHIPS")
+    assert rupees(wallet.balance) in listing
+    assert money(chips.balance, "CHIPS") in listing
+    page = client.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    balances = page[page.index("Wallet balances") :]
+    chips_cell = balances[balances.index("<td>CHIPS</td>") :][:80]
+    assert "₹" not in chips_cell
+    assert "chips" in chips_cell
