@@ -34,6 +34,7 @@ from wallet.models import (
     Entry,
     Journal,
     JournalKind,
+    ReconcileRun,
     Transfer,
     Withdrawal,
 )
@@ -672,6 +673,7 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
         [charts.Series("journals", [posted.get(d, 0) for d in labels])],
     )
     counts = summary()
+    runs = list(ReconcileRun.objects.order_by("-at", "-id")[:10])
     return Report(
         slug="reconcile",
         title="Reconciliation",
@@ -701,16 +703,123 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
                     for cur in sorted({r["currency"] for r in rows})
                 ],
             ),
+            Breakdown(
+                "Last scheduled runs (hourly, and at start-up)",
+                [
+                    Column("at", "When"),
+                    Column("trigger", "Run by"),
+                    Column("verdict", "Verdict"),
+                    Column("problems", "Differences"),
+                    Column("figures", "Figures"),
+                ],
+                [
+                    {
+                        "at": timezone.localtime(run.at).strftime("%d %b %Y, %H:%M"),
+                        "trigger": run.trigger,
+                        "verdict": "ok" if run.ok else "problems",
+                        "problems": len(run.problems),
+                        "figures": ", ".join(f"{n} {name}" for name, n in run.figures.items()),
+                    }
+                    for run in runs
+                ],
+            ),
         ],
         notes=[
+            (
+                f"Last scheduled run: {timezone.localtime(runs[0].at):%d %b %Y, %H:%M}, "
+                f"{'ok' if runs[0].ok else 'PROBLEMS'} ({len(runs[0].problems)} differences)."
+                if runs
+                else "No scheduled run yet: the verdict above is this page's own check."
+            ),
             "Every balance is recomputed from the entries, versions must be contiguous, and each "
-            "currency must sum to zero; the verdict covers the whole ledger, not only the range."
+            "currency must sum to zero; the verdict covers the whole ledger, not only the range.",
         ],
         status="ok" if not problems else "problems",
     )
 
 
+TAKINGS_COLUMNS = [
+    Column("day", "Day"),
+    Column("variant", "Variant"),
+    Column("template", "Template"),
+    Column("entry_fees", "Entry fees", money=True, total=True),
+    Column("rejoin_fees", "Rejoin fees", money=True, total=True),
+    Column("prizes", "Prizes paid", money=True, total=True),
+    Column("splits", "Splits paid", money=True, total=True),
+    Column("rake", "Rake", money=True, total=True),
+    Column("refunds", "Refunds", money=True, total=True),
+    Column("settlements", "21-card settlements", money=True, total=True),
+]
+
+
+def takings(start: date, end: date, currency: str = Currency.INR) -> Report:
+    """Per day, variant and template: entry and rejoin fees paid in, prizes and splits paid
+    out, rake, refunds (cancelled and voided games) and 21-card settlements (paid to the
+    winners' seats before rake). Corrections count against what they correct."""
+    low, high = bounds(start, end)
+    lines = wallet_reports.takings_lines(low, high, currency)
+    tables = templates_of(table_id_of(line.meta) for line in lines)
+    groups: dict[tuple[date, str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for line in lines:
+        template, variant = tables.get(table_id_of(line.meta) or -1, ("", ""))
+        group = groups[(local_day(line.at), line.meta.get("variant") or variant or "", template)]
+        group[line.column] += line.amount
+    keys = [c.key for c in TAKINGS_COLUMNS[3:]]
+    rows = [
+        {"day": day, "variant": variant, "template": template, **{k: sums.get(k, 0) for k in keys}}
+        for (day, variant, template), sums in sorted(groups.items())
+        if any(sums.values())
+    ]
+
+    def by(field_name: str) -> list[dict[str, Any]]:
+        out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for row in rows:
+            for k in keys:
+                out[row[field_name]][k] += row[k]
+        return [{field_name: name, **{k: out[name][k] for k in keys}} for name in sorted(out)]
+
+    labels = days(start, end)
+    per_day: dict[date, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in rows:
+        for k in ("entry_fees", "rake"):
+            per_day[row["day"]][k] += row[k]
+        per_day[row["day"]]["paid"] += row["prizes"] + row["splits"]
+    chart = charts.bars(
+        "Fees in, prizes paid and rake per day",
+        [d.strftime("%d %b") for d in labels],
+        [
+            charts.Series("entry fees", [per_day[d]["entry_fees"] for d in labels]),
+            charts.Series("prizes and splits", [per_day[d]["paid"] for d in labels]),
+            charts.Series("rake", [per_day[d]["rake"] for d in labels]),
+        ],
+        money=currency,
+    )
+    money_columns = list(TAKINGS_COLUMNS[3:])
+    return Report(
+        slug="takings",
+        title="Takings: fees, payouts, rake, refunds and settlements",
+        start=start,
+        end=end,
+        currency=currency,
+        columns=TAKINGS_COLUMNS,
+        rows=rows,
+        totals=_totals(TAKINGS_COLUMNS, rows),
+        chart=chart,
+        breakdowns=[
+            Breakdown("By variant", [Column("variant", "Variant"), *money_columns], by("variant")),
+            Breakdown("By template", [Column("template", "Template"), *money_columns], by("template")),
+        ],
+        notes=[
+            "Fees are what players paid into pools; prizes and splits what the pools paid out "
+            "after rake; refunds give fees back (a cancelled or voided game); 21-card settlements "
+            "are what winners' seats received before rake. A correction counts against the day "
+            "of the correction."
+        ],
+    )
+
+
 REPORTS: dict[str, tuple[str, Callable[[date, date, str], Report]]] = {
+    "takings": ("Takings: fees, payouts, rake, refunds and settlements", takings),
     "rake": ("Rake by day, variant and template", rake),
     "payouts": ("Prize pools paid and split", payouts),
     "cashflow": ("Deposits and withdrawals", cashflow),

@@ -1,12 +1,19 @@
 from django.urls import path
 
-from backoffice import totp, views, voids
+from backoffice import live, players, totp, views, voids, withdrawals
 
 app_name = "backoffice"
 
 urlpatterns = [
     path("totp/", totp.verify, name="totp"),
     path("totp/setup/", totp.setup, name="totp_setup"),
+    path("", views.home, name="home"),
+    path("tables/", live.tables, name="tables"),
+    path("players/", players.players, name="players"),
+    path("players/<int:user_id>/", players.player, name="player"),
+    path("players/<int:user_id>/statement/", players.statement, name="statement"),
+    path("withdrawals/", withdrawals.queue, name="withdrawals"),
+    path("withdrawals/<int:withdrawal_id>/decide/", withdrawals.decide, name="decide_withdrawal"),
     path("reports/", views.index, name="index"),
     path("reports/<slug:slug>/", views.report, name="report"),
     path("voids/", voids.voids, name="voids"),

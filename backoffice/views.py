@@ -13,7 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.text import csv_cell
+from backoffice.access import staff_page
 from backoffice.forms import RangeForm
+from backoffice.live import live_tables
+from backoffice.models import VoidRequest
 from backoffice.reports import REPORTS, Report
 
 
@@ -32,6 +35,21 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+@staff_page("accounts.view_user", "games.view_table", "wallet.view_withdrawal", "backoffice.view_reports")
+def home(request: HttpRequest) -> HttpResponse:
+    """The start of a staff member's day: what waits for them."""
+    return render(
+        request,
+        "backoffice/home.html",
+        {
+            "voids_pending": VoidRequest.objects.filter(confirmed_at__isnull=True).count(),
+            "stuck": sum(row.stuck for row in live_tables())
+            if request.user.has_perm("games.view_table")
+            else 0,
+        },
+    )
 
 
 @staff_required
@@ -82,21 +100,24 @@ def _csv_query(request: HttpRequest) -> str:
 
 
 def table_rows(result: Report) -> dict[str, Any]:
-    """The main table as display cells: money formatted from paise, the totals row last."""
+    """The main table as display cells (value, money?, currency): money formatted from
+    hundredths in the row's own currency when it has one (the reconciliation lists rupees and
+    chips together: chips never as ₹), the totals row last (no money total across currencies)."""
+    mixed = result.currency not in ("INR", "CHIPS")
 
-    def cells(row: dict[str, Any]) -> list[tuple[Any, bool]]:
-        return [(row.get(c.key, ""), c.money) for c in result.columns]
+    def cells(row: dict[str, Any], columns: Any) -> list[tuple[Any, bool, str]]:
+        currency = str(row.get("currency") or result.currency)
+        return [(row.get(c.key, ""), c.money, currency) for c in columns]
 
-    totals = [(result.totals.get(c.key, ""), c.money) for c in result.columns]
+    totals = [
+        ("" if (mixed and c.money) else result.totals.get(c.key, ""), c.money, result.currency)
+        for c in result.columns
+    ]
     return {
-        "rows": [cells(row) for row in result.rows],
+        "rows": [cells(row, result.columns) for row in result.rows],
         "totals": totals,
         "breakdowns": [
-            {
-                "title": b.title,
-                "columns": b.columns,
-                "rows": [[(row.get(c.key, ""), c.money) for c in b.columns] for row in b.rows],
-            }
+            {"title": b.title, "columns": b.columns, "rows": [cells(row, b.columns) for row in b.rows]}
             for b in result.breakdowns
         ],
     }

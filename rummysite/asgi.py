@@ -21,6 +21,7 @@ from django.conf import settings  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
+from wallet.schedule import start_with_daphne as start_reconciling  # noqa: E402
 
 http_app = django_asgi_app
 if settings.DEBUG:
@@ -40,3 +41,4 @@ application = ProtocolTypeRouter(
 )
 
 start_with_daphne()
+start_reconciling()

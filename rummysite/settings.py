@@ -190,7 +190,12 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-tables": {"task": "games.tasks.sweep", "schedule": GAME_SWEEP_SECONDS},
     "drive-bots": {"task": "games.tasks.drive_bots", "schedule": GAME_SWEEP_SECONDS},
     "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
+    "reconcile-ledger": {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0},
 }
+RECONCILE_EVERY_SECONDS = 3600.0
+"""The ledger's reconciliation: hourly from beat, or at start-up and hourly inside daphne (embedded)."""
+STUCK_TABLE_SECONDS = env_int("STUCK_TABLE_SECONDS", 600, minimum=30)
+"""The back office's live tables: a table unchanged this long stands out as stuck."""
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
@@ -306,6 +311,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # and by default only while DEBUG is on; every page then shows a "sandbox money" banner.
 PAYMENTS_SANDBOX = env_bool("PAYMENTS_SANDBOX", DEBUG)
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.payments")
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("backoffice.context_processors.staff")
 # A withdrawal above this many paise needs a second staff member's approval (four eyes).
 WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)
 # Tables: the most open seats a player holds at once, and how long "play now" on one template

@@ -29,7 +29,7 @@ class AccountKind(models.TextChoices):
 class JournalKind(models.TextChoices):
     ENTRY_FEE = "entry_fee", "Entry fee"
     REJOIN_FEE = "rejoin_fee", "Rejoin fee"
-    REFUND = "refund", "Refund of a pool that never started"
+    REFUND = "refund", "Refund of a cancelled or voided pool"
     PRIZE = "prize", "Prize to the winner"
     SPLIT = "split", "Split payout"
     RAKE = "rake", "Rake"
@@ -249,3 +249,20 @@ class Withdrawal(models.Model):
 
     def __str__(self) -> str:
         return f"withdrawal {self.pk} {self.amount} {self.status}"
+
+
+class ReconcileRun(models.Model):
+    """One run of the auditor (``wallet.reconcile.run``): when, the verdict and its figures, so
+    staff see when the ledger was last checked and a failing run stands out (issue 16)."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    ok = models.BooleanField()
+    problems = models.JSONField(default=list, blank=True, help_text="Each difference, in plain words.")
+    figures = models.JSONField(default=dict, blank=True, help_text="Accounts, journals, transfers, entries.")
+    trigger = models.CharField(max_length=20, help_text="schedule, start-up or command.")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"reconciliation {self.at:%Y-%m-%d %H:%M}: {'ok' if self.ok else 'problems'}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from django.db import connection
 
-from wallet.models import Account
+from wallet.models import Account, ReconcileRun
 
 
 def withdrawal_problems(limit: int = 50) -> list[str]:
@@ -170,3 +170,13 @@ def summary() -> dict[str, int]:
         "transfers": Transfer.objects.count(),
         "entries": Entry.objects.count(),
     }
+
+
+def run(trigger: str) -> ReconcileRun:
+    """Reconcile and keep the verdict and figures (the back office shows the last run)."""
+    problems = reconcile()
+    return ReconcileRun.objects.create(ok=not problems, problems=problems, figures=summary(), trigger=trigger)
+
+
+def last_run() -> ReconcileRun | None:
+    return ReconcileRun.objects.order_by("-at", "-id").first()

@@ -8,18 +8,18 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass, fields
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from typing import IO, Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import CharField, Count, F, Sum, Value
+from django.db.models import CharField, Count, F, Q, Sum, Value
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, TruncDate
 
 from accounts.text import csv_cell
 from wallet.ledger import user_spec
-from wallet.models import Account, AccountKind, Currency, Entry, JournalKind
+from wallet.models import Account, AccountKind, Currency, Entry, JournalKind, Transfer
 
 
 def _local_day() -> TruncDate:
@@ -131,3 +131,95 @@ def write_csv(out: IO[str], rows: Sequence[Any], header: Iterable[str] | None = 
         writer.writerow(list(header))
     for row in rows:
         writer.writerow([csv_cell(value) for value in astuple(row)])
+
+
+#: What the operator took in and paid out, each from the entries on one kind of account:
+#: column -> (journal kinds whose entries count, a reversal counting as the kind it reverses;
+#: the kind of account whose entries are summed). Rake is every entry on the house accounts.
+TAKINGS: dict[str, tuple[set[str], str]] = {
+    "entry_fees": ({JournalKind.ENTRY_FEE}, AccountKind.POOL),
+    "rejoin_fees": ({JournalKind.REJOIN_FEE}, AccountKind.POOL),
+    "prizes": ({JournalKind.PRIZE}, AccountKind.USER),
+    "splits": ({JournalKind.SPLIT}, AccountKind.USER),
+    "refunds": ({JournalKind.REFUND}, AccountKind.USER),
+    "settlements": ({JournalKind.DEAL_SETTLEMENT}, AccountKind.SEAT),
+}
+
+
+@dataclass(frozen=True)
+class TakingsLine:
+    at: datetime
+    meta: dict[str, Any]
+    """The journal's meta, or for a correction the meta of the journal it corrects."""
+    column: str
+    """rake, or a key of :data:`TAKINGS`."""
+    amount: int
+
+
+def takings_lines(low: datetime, high: datetime, currency: str) -> list[TakingsLine]:
+    """Every entry that counts in the takings between ``low`` and ``high``: fees paid into pools,
+    prizes and splits paid out (after rake), refunds, what 21-card winners' seats received
+    (before rake), and the rake. A reversal counts, negatively, as what it reverses."""
+    rows = (
+        Entry.objects.filter(
+            account__currency=currency, journal__created_at__gte=low, journal__created_at__lt=high
+        )
+        .filter(
+            Q(account__kind=AccountKind.HOUSE)
+            | (Q(amount__gt=0) & ~Q(journal__kind=JournalKind.REVERSAL))
+            | (Q(amount__lt=0) & Q(journal__kind=JournalKind.REVERSAL))
+        )
+        .values_list(
+            "amount",
+            "account__kind",
+            "journal__kind",
+            "journal__created_at",
+            "journal__meta",
+            "journal__reverses__kind",
+            "journal__reverses__meta",
+        )
+    )
+    lines = []
+    for amount, account_kind, kind, at, meta, reversed_kind, reversed_meta in rows:
+        meta = reversed_meta or meta or {}
+        if account_kind == AccountKind.HOUSE:
+            lines.append(TakingsLine(at, meta, "rake", amount))
+            continue
+        effective = reversed_kind if kind == JournalKind.REVERSAL else kind
+        for column, (kinds, counted) in TAKINGS.items():
+            if effective in kinds and account_kind == counted:
+                lines.append(TakingsLine(at, meta, column, amount))
+    return lines
+
+
+#: The cash side of a day: the journal kinds whose transfers are summed.
+CASHFLOW = {
+    "deposits": JournalKind.DEPOSIT,
+    "withdrawals_requested": JournalKind.WITHDRAWAL_HOLD,
+    "withdrawals_paid": JournalKind.WITHDRAWAL_PAID,
+    "withdrawals_rejected": JournalKind.WITHDRAWAL_RELEASED,
+}
+
+
+@dataclass(frozen=True)
+class SummaryLine:
+    what: str
+    amount: int
+
+
+def daily_summary(day: date, currency: Currency = Currency.INR) -> list[SummaryLine]:
+    """One local day's takings and cash: fees, payouts, rake, refunds, settlements, deposits
+    and withdrawals (``wallet_report daily``; the back office's takings report per template)."""
+    zone = ZoneInfo(settings.TIME_ZONE)
+    low = datetime.combine(day, time(), tzinfo=zone)
+    high = low + timedelta(days=1)
+    sums = dict.fromkeys(["rake", *TAKINGS], 0)
+    for line in takings_lines(low, high, currency):
+        sums[line.column] += line.amount
+    for what, kind in CASHFLOW.items():
+        total = Transfer.objects.filter(
+            journal__kind=kind, currency=currency, journal__created_at__gte=low, journal__created_at__lt=high
+        ).aggregate(total=Sum("amount"))["total"]
+        sums[what] = int(total or 0)
+    order = [*TAKINGS, "rake", *CASHFLOW]
+    return [SummaryLine(what, sums[what]) for what in order]

@@ -18,7 +18,7 @@ from backoffice.models import AuditAction, AuditLog
 from backoffice.roles import ROLES
 from games import services
 from games.errors import GameError
-from games.models import Deal, Table, TableEvent
+from games.models import Deal, Seat, Table, TableEvent
 from tests.backoffice.support import _fast_passwords, deposit, play_a_deal, seed, template  # noqa: F401
 from tests.conftest import make_user
 from wallet.errors import WalletError
@@ -96,7 +96,13 @@ def _admin_urls(live: Table) -> list[str]:
         f"/admin/autocomplete/?app_label=games&model_name=seat&field_name=user&term={live.pk}",
         "/backoffice/reports/",
     ]
-    for slug in ("rake", "payouts", "cashflow", "held", "activity", "reconcile"):
+    # Issue 16's pages: live tables, players (search, page, statement and CSV), withdrawals.
+    urls += ["/backoffice/", "/backoffice/tables/", "/backoffice/voids/", "/backoffice/withdrawals/"]
+    urls += [f"/backoffice/players/?q={q}" for q in ("a", live.pk, "")]
+    for pk in Seat.objects.filter(table=live).values_list("user_id", flat=True):
+        urls += [f"/backoffice/players/{pk}/", f"/backoffice/players/{pk}/statement/"]
+        urls += [f"/backoffice/players/{pk}/statement/?format=csv"]
+    for slug in ("takings", "rake", "payouts", "cashflow", "held", "activity", "reconcile"):
         urls += [f"/backoffice/reports/{slug}/", f"/backoffice/reports/{slug}/?format=csv"]
     urls += [
         "/api/lobby/",

@@ -105,9 +105,17 @@ def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[t
     """``start_site(seeds=N)``: serve a fresh copy of the database; stopped after the test."""
     processes: list[subprocess.Popen] = []  # type: ignore[type-arg]
 
-    def start(seeds: int | None = None) -> Site:
+    def start(seeds: int | None = None, prepare: str | None = None) -> Site:
         db = tmp_path / f"site{len(processes)}.sqlite3"
         shutil.copy(template_db, db)
+        if prepare:  # a subcommand of tests.browser.site that adds to this copy before serving
+            subprocess.run(
+                [sys.executable, "-m", "tests.browser.site", prepare],
+                cwd=ROOT,
+                env=_env(db),
+                check=True,
+                timeout=120,
+            )
         port = _free_port()
         extra = {} if seeds is None else {"BROWSER_DEAL_SEEDS": str(seeds)}
         log = open(tmp_path / f"daphne{len(processes)}.log", "w")  # noqa: SIM115

@@ -4,6 +4,7 @@
 ``python -m tests.browser.site serve PORT``: serve over ASGI (daphne, websockets, embedded
 timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair number N
 (``seed_pair``), so the test knows the hands; every later seed is random as usual.
+``python -m tests.browser.site backoffice``: real play for the staff (tests/browser/test_backoffice.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
 the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
 """
@@ -82,6 +83,43 @@ def setup() -> None:
     call_command("seed_tables", verbosity=0)
 
 
+STAFF = {"rita": "risk", "ravi": "risk", "cash": "cashier"}
+
+
+def backoffice() -> None:
+    """Real play for the staff: alice and bob in a running ₹ pool game, carol's withdrawal
+    waiting, and staff of the risk (two) and cashier groups."""
+    _django()
+    from django.contrib.auth.models import Group
+
+    from accounts.models import User
+    from games import services
+    from games.models import TableTemplate
+    from wallet import cashier
+
+    for name, role in STAFF.items():
+        user = User.objects.create_user(username=name, password=PASSWORD, is_staff=True)
+        user.groups.add(Group.objects.get(name=role))
+    players = {name: User.objects.get(username=name) for name in PLAYERS}
+    for user in players.values():
+        cashier.confirm_deposit(cashier.create_deposit(user, 25_000_50).provider_ref)
+    cashier.request_withdrawal(players["carol"], 1_500_00)
+    template = TableTemplate.objects.create(
+        name="Staff 101 pool, ₹100",
+        variant="pool101",
+        currency="INR",
+        seats=2,
+        entry_fee=100_00,
+        start_countdown_seconds=1,
+        move_seconds=120,
+        extra_seconds=60,
+    )
+    table = services.open_table(template)
+    for name in ("alice", "bob"):
+        services.join(table.pk, players[name])
+    print(table.pk)
+
+
 def serve(port: str) -> None:
     _django()
     seeds = os.environ.get("BROWSER_DEAL_SEEDS")
@@ -126,4 +164,4 @@ def check(table_id: str) -> None:
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
-    {"setup": setup, "serve": serve, "check": check}[command](*args)
+    {"setup": setup, "serve": serve, "check": check, "backoffice": backoffice}[command](*args)

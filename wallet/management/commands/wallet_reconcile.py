@@ -6,15 +6,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from wallet.reconcile import reconcile, summary
+from wallet.reconcile import run
 
 
 class Command(BaseCommand):
     help = "Recompute every balance from the ledger entries and check the invariants; exit 1 on a difference."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        problems = reconcile()
-        counts = ", ".join(f"{n} {name}" for name, n in summary().items())
+        result = run("command")
+        problems = result.problems
+        counts = ", ".join(f"{n} {name}" for name, n in result.figures.items())
         if problems:
             for problem in problems:
                 self.stderr.write(problem)

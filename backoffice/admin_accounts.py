@@ -13,10 +13,10 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 from backoffice import actions
-from backoffice.admin import AuditedMixin, StaffViewMixin, reason_action
-from backoffice.charts import amount
+from backoffice.admin_mixins import AuditedMixin, StaffViewMixin, reason_action
 from games.models import Seat
 from wallet.models import Account, AccountKind, Currency
+from wallet.money import chips, money, rupees
 
 
 def _balance(currency: str) -> Subquery:
@@ -68,11 +68,11 @@ class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[mi
 
     @admin.display(description="INR", ordering="inr")
     def inr_balance(self, obj: User) -> str:
-        return amount(getattr(obj, "inr", None) or 0, money=True)
+        return rupees(getattr(obj, "inr", None) or 0)
 
     @admin.display(description="Chips", ordering="chips")
     def chips_balance(self, obj: User) -> str:
-        return f"{(getattr(obj, 'chips', None) or 0) / 100:,.2f}"
+        return chips(getattr(obj, "chips", None) or 0)
 
     @admin.display(description="Wallet balances")
     def wallet_balances(self, obj: User) -> str:
@@ -88,7 +88,7 @@ class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[mi
                         a.ref,
                         a.kind,
                         a.currency,
-                        amount(a.balance, money=True),
+                        money(a.balance, a.currency),
                     )
                     for a in accounts
                     if a.kind in (AccountKind.USER, AccountKind.WITHDRAWAL_HOLD) or a.balance

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
-from backoffice.admin import AuditedMixin, ReadOnlyMixin, StaffViewMixin, reason_action
+from backoffice.admin_mixins import AuditedMixin, ReadOnlyMixin, StaffViewMixin, reason_action
 from backoffice.deals import deal_events, hidden_data, secret_until_over, shuffle_verdict
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate
 from wallet.money import money as format_money

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
-from backoffice.admin import ReadOnlyMixin, reason_action
+from backoffice.admin_mixins import ReadOnlyMixin, reason_action
 from wallet.models import Account, Deposit, Entry, Journal, Transfer, Withdrawal
 from wallet.money import money as format_money
 

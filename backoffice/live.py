@@ -1,0 +1,146 @@
+"""Live tables: every table not finished, what it waits for and since when; stuck ones stand out.
+
+Read from the stored state, but only what any player at the table may see (who is seated,
+scores, holds, the pool, whose turn); never a hand, the closed pile or the seed of a deal in play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from accounts.models import User
+from backoffice.access import staff_page
+from backoffice.models import VoidRequest
+from games.models import Seat, SeatStatus, Table, TableStatus
+from games.words import word
+from wallet.models import Account
+from wallet.money import money
+
+WAITS = {
+    "move": "a move",
+    "deal": "the next deal",
+    "countdown": "the start countdown",
+    "players": "players",
+    "decisions": "rejoin or split decisions",
+    "pause": "the pause between deals",
+}
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    table: Table
+    variant: str
+    players: list[str]
+    deal_number: int
+    money: str
+    phase: str
+    waits_for: str
+    since: datetime
+    waited: timedelta
+    stuck: bool
+    void_pending: bool
+
+
+def _waits_for(state: dict[str, Any], names: dict[str, str]) -> str:
+    deal = state.get("deal") or {}
+    if state.get("phase") == "playing" and deal:
+        seats = deal.get("seats") or []
+        turn = deal.get("turn")
+        if isinstance(turn, int) and 0 <= turn < len(seats):
+            who = names.get(str(seats[turn].get("player")), "?")
+            return f"a move by {who} ({deal.get('phase', '')})"
+        return "a move"
+    if state.get("phase") == "between" and (state.get("rejoin_open") or state.get("split_offer")):
+        return WAITS["decisions"]
+    if state.get("phase") == "waiting":
+        return WAITS["countdown"] if state.get("countdown") else WAITS["players"]
+    return WAITS["pause"] if state.get("phase") == "between" else ""
+
+
+def live_tables(now: datetime | None = None) -> list[LiveTable]:
+    """Unfinished tables, the longest unchanged first."""
+    now = now or timezone.now()
+    stuck_after = timedelta(seconds=settings.STUCK_TABLE_SECONDS)
+    tables = list(
+        Table.objects.exclude(status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
+        .select_related("template")
+        .order_by("updated_at")[:500]
+    )
+    ids = {str(p["name"]) for t in tables for p in t.state.get("players", [])}
+    names = {
+        str(pk): username
+        for pk, username in User.objects.filter(pk__in=[int(i) for i in ids if i.isdigit()]).values_list(
+            "pk", "username"
+        )
+    }
+    seated: dict[int, list[tuple[str, str]]] = {}
+    for seat in Seat.objects.filter(table__in=tables, status=SeatStatus.SEATED).select_related("user"):
+        seated.setdefault(seat.table_id, []).append((seat.seat_ref, seat.user.username))
+    refs = [t.pool_ref for t in tables] + [ref for seats in seated.values() for ref, _ in seats]
+    balances: dict[str, int] = {}
+    for ref, balance in Account.objects.filter(ref__in=refs).values_list("ref", "balance"):
+        balances[ref] = balances.get(ref, 0) + balance
+    pending = set(VoidRequest.objects.filter(confirmed_at__isnull=True).values_list("table_id", flat=True))
+    rows = []
+    for table in tables:
+        state = table.state
+        players = state.get("players", [])
+        currency = table.template.currency
+        # The money as the ledger holds it: the pool's account, or the seats' holds.
+        if table.template.variant.startswith("pool"):
+            amount = f"pool {money(balances.get(table.pool_ref, 0), currency)}"
+        else:
+            held = sum(balances.get(ref, 0) for ref, _ in seated.get(table.pk, []))
+            amount = f"held {money(held, currency)}"
+        if players:
+            who = [f"{names.get(str(p['name']), p['name'])} ({word('status', p['status'])})" for p in players]
+        else:
+            who = [name for _, name in seated.get(table.pk, [])]
+        waited = now - table.updated_at
+        rows.append(
+            LiveTable(
+                table=table,
+                variant=table.template.get_variant_display(),
+                players=who,
+                deal_number=int(state.get("deal_number") or 0),
+                money=amount,
+                phase=word("status", state.get("phase", table.status)),
+                waits_for=_waits_for(state, names),
+                since=table.updated_at,
+                waited=waited,
+                stuck=table.status == TableStatus.PLAYING and waited > stuck_after,
+                void_pending=table.pk in pending,
+            )
+        )
+    return rows
+
+
+def waited_words(waited: timedelta) -> str:
+    minutes = int(waited.total_seconds() // 60)
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours < 48 else f"{hours // 24} days"
+
+
+@staff_page("games.view_table")
+def tables(request: HttpRequest) -> HttpResponse:
+    rows = live_tables()
+    return render(
+        request,
+        "backoffice/live.html",
+        {
+            "rows": [(row, waited_words(row.waited)) for row in rows],
+            "stuck": sum(row.stuck for row in rows),
+            "stuck_minutes": settings.STUCK_TABLE_SECONDS // 60,
+        },
+    )

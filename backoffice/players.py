@@ -1,0 +1,138 @@
+"""The player page: one search box, then everything staff ask about a player on one page.
+
+Support reads the player, their seats and games; the money (balances, statement, deposits,
+withdrawals) shows only to a role that may read the ledger (``wallet.view_entry``).
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from accounts.models import User
+from accounts.text import csv_cell
+from backoffice.access import staff_page
+from backoffice.models import AuditLog
+from games.models import DealHand, Seat, SeatStatus, TableStatus
+from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
+from wallet.money import money
+
+LEDGER = "wallet.view_entry"
+
+
+def search(text: str) -> QuerySet[User]:
+    """Players whose username, e-mail or display name holds ``text``, or whose id it is."""
+    text = text.strip()
+    if not text:
+        return User.objects.none()
+    found = Q(username__icontains=text) | Q(email__icontains=text) | Q(display_name__icontains=text)
+    if text.isdigit():
+        found |= Q(pk=int(text))
+    return User.objects.filter(found).order_by("username")[:50]
+
+
+@staff_page("accounts.view_user")
+def players(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "")[:100]
+    found = list(search(query))
+    if len(found) == 1 and query.strip():
+        return redirect("backoffice:player", user_id=found[0].pk)
+    return render(request, "backoffice/players.html", {"q": query, "found": found})
+
+
+def statement_of(user: User) -> QuerySet[Entry]:
+    """Every entry on the player's accounts (wallet, seats, withdrawal holds), newest first."""
+    return (
+        Entry.objects.filter(account__owner=user)
+        .select_related("journal", "account")
+        .order_by("-journal__created_at", "-id")
+    )
+
+
+def _entry_row(entry: Entry) -> dict[str, Any]:
+    return {
+        "at": entry.journal.created_at,
+        "kind": entry.journal.get_kind_display(),
+        "account": entry.account.get_kind_display(),
+        "currency": entry.account.currency,
+        "amount": money(entry.amount, entry.account.currency),
+        "balance": money(entry.balance_after, entry.account.currency),
+        "journal": entry.journal.key,
+        "journal_id": entry.journal_id,
+    }
+
+
+def staff_actions_on(user: User) -> QuerySet[AuditLog]:
+    """Actions on the player, their withdrawals, and the tables they sat at (a cancel, a void)."""
+    tables = [f"table:{pk}" for pk in Seat.objects.filter(user=user).values_list("table_id", flat=True)]
+    return AuditLog.objects.filter(
+        Q(target=f"user:{user.pk}") | Q(details__user=user.pk) | Q(target__in=tables)
+    ).select_related("actor")[:50]
+
+
+@staff_page("accounts.view_user")
+def player(request: HttpRequest, user_id: int) -> HttpResponse:
+    user = get_object_or_404(User, pk=user_id)
+    context: dict[str, Any] = {
+        "player": user,
+        "q": request.GET.get("q", ""),
+        "seats": Seat.objects.filter(user=user, status=SeatStatus.SEATED)
+        .exclude(table__status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
+        .select_related("table__template"),
+        "games": DealHand.objects.filter(user=user, deal__finished_at__isnull=False)
+        .select_related("deal__table__template")
+        .order_by("-deal__finished_at")[:15],
+        "actions": staff_actions_on(user),
+        "ledger": request.user.has_perm(LEDGER),
+    }
+    if context["ledger"]:
+        accounts = Account.objects.filter(owner=user).order_by("kind", "currency")
+        context.update(
+            balances=[
+                (a.get_kind_display(), a.currency, money(a.balance, a.currency))
+                for a in accounts
+                if a.kind == AccountKind.USER
+            ],
+            held=[
+                (a.get_kind_display(), a.ref, money(a.balance, a.currency))
+                for a in accounts
+                if a.kind != AccountKind.USER and a.balance
+            ],
+            entries=[_entry_row(e) for e in statement_of(user)[:20]],
+            deposits=Deposit.objects.filter(user=user).order_by("-created_at")[:10],
+            withdrawals=Withdrawal.objects.filter(user=user).order_by("-created_at")[:10],
+        )
+    return render(request, "backoffice/player.html", context)
+
+
+@staff_page(LEDGER)
+def statement(request: HttpRequest, user_id: int) -> HttpResponse:
+    """The full statement (the last 2,000 entries), or its CSV (every entry, amounts in paise)."""
+    user = get_object_or_404(User, pk=user_id)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="statement_{user.pk}.csv"'
+        writer = csv.writer(response, lineterminator="\n")
+        writer.writerow(["at", "journal", "kind", "account", "currency", "amount", "balance_after"])
+        for entry in statement_of(user).iterator():
+            writer.writerow(
+                [
+                    entry.journal.created_at.isoformat(),
+                    csv_cell(entry.journal.key),
+                    entry.journal.kind,
+                    csv_cell(entry.account.ref),
+                    entry.account.currency,
+                    entry.amount,
+                    entry.balance_after,
+                ]
+            )
+        return response
+    return render(
+        request,
+        "backoffice/statement.html",
+        {"player": user, "entries": [_entry_row(e) for e in statement_of(user)[:2000]]},
+    )
