@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "accounts",
+    "protection",
     "wallet",
     "games",
 ]

@@ -1,5 +1,5 @@
-"""Layers point one way (docs/ARCHITECTURE.md): the rules engine and accounts, then the wallet,
-then games, then the back office and the API, then the site. A module may import its own app,
+"""Layers point one way (docs/ARCHITECTURE.md): the rules engine and accounts, then player protection,
+then the wallet, then games, then the back office and the API, then the site. A module may import its own app,
 an app of its layer's neighbour beside it (the back office and the API), or a layer below;
 never a layer above. And no import cycle among the project's modules.
 
@@ -18,12 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = {
     "games.engine": 0,
     "accounts": 0,
-    "wallet": 1,
-    "games": 2,
-    "backoffice": 3,
-    "api": 3,
-    "rummysite": 4,
-    "loadtest": 4,
+    "protection": 1,
+    "wallet": 2,
+    "games": 3,
+    "backoffice": 4,
+    "api": 4,
+    "rummysite": 5,
+    "loadtest": 5,
 }
 
 #: Upward imports still there (none: issue 16 moved the staff pages of the apps below into
