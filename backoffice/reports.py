@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString
 from accounts.models import User
 from backoffice import charts
 from games.models import Deal, Seat, Table, TableEvent
+from games.words import word
 from wallet import reports as wallet_reports
 from wallet.models import (
     Account,
@@ -50,6 +51,9 @@ class Column:
     money: bool = False
     total: bool = False
     """Summed into the totals row."""
+    words: str = ""
+    """A table of games.words (``"variant"``): the page shows its words for the code; the CSV
+    keeps the code, which stays the same when the words change."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,19 @@ def default_range(today: date | None = None) -> tuple[date, date]:
     return today - timedelta(days=29), today
 
 
+def quick_ranges(today: date | None = None) -> list[tuple[str, date, date]]:
+    """The ranges staff ask for most, as (label, start, end): today, this week (Monday on),
+    the last 7 days, this month and the last 30 days."""
+    today = today or timezone.localdate()
+    return [
+        ("Today", today, today),
+        ("This week", today - timedelta(days=today.weekday()), today),
+        ("Last 7 days", today - timedelta(days=6), today),
+        ("This month", today.replace(day=1), today),
+        ("Last 30 days", *default_range(today)),
+    ]
+
+
 def bounds(start: date, end: date) -> tuple[datetime, datetime]:
     """The range as aware datetimes: from the start of ``start`` to the start of the day after ``end``."""
     zone = timezone.get_current_timezone()
@@ -150,7 +167,7 @@ def templates_of(table_ids: Iterable[int | None]) -> dict[int, tuple[str, str]]:
 
 RAKE_COLUMNS = [
     Column("day", "Day"),
-    Column("variant", "Variant"),
+    Column("variant", "Variant", words="variant"),
     Column("template", "Template"),
     Column("rake", "Rake", money=True, total=True),
 ]
@@ -188,7 +205,10 @@ def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
     chart = charts.bars(
         "Rake per day by variant",
         [d.strftime("%d %b") for d in labels],
-        [charts.Series(v or "(none)", [by_day[d][v] for d in labels]) for v in sorted(by_variant)],
+        [
+            charts.Series(word("variant", v) if v else "(none)", [by_day[d][v] for d in labels])
+            for v in sorted(by_variant)
+        ],
         money=currency,
     )
     return Report(
@@ -204,7 +224,7 @@ def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
         breakdowns=[
             Breakdown(
                 "By variant",
-                [Column("variant", "Variant"), Column("rake", "Rake", money=True)],
+                [Column("variant", "Variant", words="variant"), Column("rake", "Rake", money=True)],
                 [{"variant": k, "rake": v} for k, v in sorted(by_variant.items())],
             ),
             Breakdown(
@@ -223,7 +243,7 @@ PAYOUT_COLUMNS = [
     Column("day", "Day"),
     Column("kind", "Paid as"),
     Column("pool", "Pool game"),
-    Column("variant", "Variant"),
+    Column("variant", "Variant", words="variant"),
     Column("template", "Template"),
     Column("players_paid", "Players paid", total=True),
     Column("prize_pool", "Prize pool", money=True, total=True),
@@ -740,7 +760,7 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
 
 TAKINGS_COLUMNS = [
     Column("day", "Day"),
-    Column("variant", "Variant"),
+    Column("variant", "Variant", words="variant"),
     Column("template", "Template"),
     Column("entry_fees", "Entry fees", money=True, total=True),
     Column("rejoin_fees", "Rejoin fees", money=True, total=True),
@@ -806,7 +826,9 @@ def takings(start: date, end: date, currency: str = Currency.INR) -> Report:
         totals=_totals(TAKINGS_COLUMNS, rows),
         chart=chart,
         breakdowns=[
-            Breakdown("By variant", [Column("variant", "Variant"), *money_columns], by("variant")),
+            Breakdown(
+                "By variant", [Column("variant", "Variant", words="variant"), *money_columns], by("variant")
+            ),
             Breakdown("By template", [Column("template", "Template"), *money_columns], by("template")),
         ],
         notes=[

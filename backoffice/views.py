@@ -17,7 +17,8 @@ from backoffice.access import staff_page
 from backoffice.forms import RangeForm
 from backoffice.live import live_tables
 from backoffice.models import VoidRequest
-from backoffice.reports import REPORTS, Report
+from backoffice.reports import REPORTS, Report, quick_ranges
+from games.words import word
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -70,7 +71,13 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "backoffice/report.html",
-            {"form": form, "title": REPORTS[slug][0], "slug": slug, "reports": REPORTS},
+            {
+                "form": form,
+                "title": REPORTS[slug][0],
+                "slug": slug,
+                "reports": REPORTS,
+                "quick_ranges": _quick_ranges(request),
+            },
             status=400,
         )
     result = REPORTS[slug][1](
@@ -89,8 +96,21 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table_rows(result),
             "reports": REPORTS,
             "csv_query": _csv_query(request),
+            "quick_ranges": _quick_ranges(request),
         },
     )
+
+
+def _quick_ranges(request: HttpRequest) -> list[tuple[str, str, bool]]:
+    """Links to the report over the usual ranges, in the same currency: (label, query, current)."""
+    out = []
+    for label, start, end in quick_ranges():
+        query = request.GET.copy()
+        query.pop("format", None)
+        query["start"], query["end"] = start.isoformat(), end.isoformat()
+        current = request.GET.get("start") == query["start"] and request.GET.get("end") == query["end"]
+        out.append((label, query.urlencode(), current))
+    return out
 
 
 def _csv_query(request: HttpRequest) -> str:
@@ -107,7 +127,7 @@ def table_rows(result: Report) -> dict[str, Any]:
 
     def cells(row: dict[str, Any], columns: Any) -> list[tuple[Any, bool, str]]:
         currency = str(row.get("currency") or result.currency)
-        return [(row.get(c.key, ""), c.money, currency) for c in columns]
+        return [(shown(c, row.get(c.key, "")), c.money, currency) for c in columns]
 
     totals = [
         ("" if (mixed and c.money) else result.totals.get(c.key, ""), c.money, result.currency)
@@ -121,6 +141,11 @@ def table_rows(result: Report) -> dict[str, Any]:
             for b in result.breakdowns
         ],
     }
+
+
+def shown(column: Any, value: Any) -> Any:
+    """A cell as staff read it: a code in words (games.words) where the column says so."""
+    return word(column.words, value) if column.words and value else value
 
 
 def csv_response(result: Report) -> HttpResponse:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date, timedelta
 from xml.etree import ElementTree
 
 import pytest
 from django.db import connection
 from django.db.models import Sum
+from django.utils import timezone
 
 from backoffice import reports
 from tests.api.support import _fresh_throttles, client_for  # noqa: F401
@@ -239,3 +241,26 @@ def test_a_chips_report_counts_chips_and_never_shows_the_rupee_sign(seeded):
     assert "₹" not in body
     svg = html[html.index("<svg") : html.index("</svg>")]
     assert "₹" not in svg
+
+
+def test_quick_ranges_cover_today_this_week_and_this_month():
+    wednesday = date(2026, 11, 25)
+    ranges = {label: (start, end) for label, start, end in reports.quick_ranges(wednesday)}
+    assert ranges["Today"] == (wednesday, wednesday)
+    assert ranges["This week"] == (date(2026, 11, 23), wednesday), "weeks start on Monday"
+    assert ranges["Last 7 days"] == (date(2026, 11, 19), wednesday)
+    assert ranges["This month"] == (date(2026, 11, 1), wednesday)
+    assert ranges["Last 30 days"] == (date(2026, 10, 27), wednesday)
+
+
+def test_a_report_links_its_quick_ranges_in_the_same_currency(seeded):
+    response = client_for(seeded.sam).get("/backoffice/reports/takings/", {"currency": "CHIPS"})
+    html = response.content.decode()
+    today = timezone.localdate()
+    monday = today - timedelta(days=today.weekday())
+    assert f"start={monday.isoformat()}&amp;end={today.isoformat()}" in html
+    links = html[
+        html.index('class="quick-ranges"') : html.index("</nav>", html.index('class="quick-ranges"'))
+    ]
+    assert links.count("currency=CHIPS") == 5
+    assert "format=csv" not in links

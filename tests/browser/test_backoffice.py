@@ -1,10 +1,13 @@
 """Issue 16 in a browser, as staff on a site with real play on it: a risk member finds the
 running game on the live tables and asks for its void, a second confirms it (R-MONEY-7); a
-cashier finds a player and approves the oldest withdrawal; the reconciliation page. Screenshots
+cashier finds a player, approves the oldest withdrawal and reads this week's takings and
+their CSV; the reconciliation page. Screenshots
 for docs/BACKOFFICE.md land in docs/screenshots/backoffice-*.png."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 
@@ -74,6 +77,25 @@ def test_staff_void_a_running_game_with_two_members_and_approve_the_oldest_withd
     queue.get_by_role("button", name="Approve").click()
     assert "is paid" in cash.locator(".message").inner_text()
     assert "No withdrawal is waiting" in cash.content()
+
+    # How much did we take this week, and from what? The void gave both fees back.
+    cash.goto(f"{site.url}/backoffice/reports/takings/")
+    cash.get_by_role("link", name="This week").click()
+    cash.wait_for_url(re.compile(r"start=.*end="))
+    totals = cash.locator("table.report").first.locator("tfoot td").all_inner_texts()
+    assert totals[:4] == ["Total", "", "", "₹200.00"], "entry fees, the Indian way"
+    assert totals[8] == "₹200.00", "refunds: the void"
+    variants = cash.locator("table.report").nth(1).inner_text()
+    assert "101 Pool" in variants
+    assert "pool101" not in variants, "words, not codes"
+    cash.screenshot(path=str(SHOTS / "backoffice-takings.png"), full_page=True)
+    with cash.expect_download() as download:
+        cash.get_by_role("link", name="Download CSV").click()
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
+    total = rows[-1]
+    assert total["day"] == "total"
+    assert (total["entry_fees"], total["refunds"], total["rake"]) == ("20000", "20000", "0"), "paise"
+    assert sum(int(row["entry_fees"]) for row in rows[:-1]) == 20000
 
     rita.goto(f"{site.url}/backoffice/reports/reconcile/")
     assert "The ledger reconciles" in rita.content()
