@@ -9,6 +9,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from games.words import VARIANTS
+from wallet.models import Currency
+
 #: Bounds of a template's stakes in paise (settings of the same name override them): a pool
 #: table's entry fee, a 21-card table's point value. The rake is always 0 to 25%.
 DEFAULT_BOUNDS = {
@@ -24,15 +27,12 @@ def bounds(name: str) -> tuple[int, int]:
 
 
 class Variant(models.TextChoices):
-    POOL101 = "pool101", "101 pool"
-    POOL201 = "pool201", "201 pool"
-    POOL61 = "pool61", "61 pool"
-    POINTS21 = "points21", "21-card points"
+    """The variants, named as players read them (``games.words.VARIANTS``, the one mapping)."""
 
-
-class Currency(models.TextChoices):
-    INR = "INR", "Indian rupees"
-    CHIPS = "CHIPS", "Practice chips"
+    POOL101 = "pool101", VARIANTS["pool101"]
+    POOL201 = "pool201", VARIANTS["pool201"]
+    POOL61 = "pool61", VARIANTS["pool61"]
+    POINTS21 = "points21", VARIANTS["points21"]
 
 
 class TableTemplate(models.Model):
