@@ -1,4 +1,9 @@
-"""Fixtures for the Django tests: the personas as users."""
+"""Fixtures for the Django tests: the personas as users, and timers off.
+
+Timers are off in every test (``GAME_TIMERS=off``): a write schedules no deadline task and no
+bot move, so no test depends on a broker's timing or leaves messages in Redis. A test of the
+timers turns its backend on itself (``settings.GAME_TIMERS = "celery"``), and the tests that
+start their own servers give those servers their own ``GAME_TIMERS``."""
 
 from __future__ import annotations
 
@@ -23,6 +28,16 @@ def make_user(username: str, *, staff: bool = False, role: str | None = "admin")
         if role is not None:
             user.groups.add(Group.objects.get(name=role))
     return user
+
+
+@pytest.fixture(autouse=True)
+def timers_off(request):  # type: ignore[no-untyped-def]
+    """``GAME_TIMERS=off`` for the test (the rules engine's tests have no Django to set)."""
+    if "engine" in request.node.path.parts or "js" in request.node.path.parts:
+        return None
+    settings = request.getfixturevalue("settings")
+    settings.GAME_TIMERS = "off"
+    return settings
 
 
 @pytest.fixture

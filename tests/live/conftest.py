@@ -55,12 +55,6 @@ def fresh_channel_layer():
     _USER_BUCKETS.clear()
 
 
-@pytest.fixture(autouse=True)
-def timers_off(settings):
-    settings.GAME_TIMERS = "off"
-    return settings
-
-
 class Clock:
     """The server's clock in the tests: real time at the start, then moved by hand. Each reading
     is a millisecond later than the last, so writes stay in order."""
