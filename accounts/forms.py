@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import timezone
 
+from accounts import regions
 from accounts.models import User
 from accounts.usernames import normalise, skeleton
 
@@ -26,9 +27,24 @@ class SignUpForm(UserCreationForm):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
+    # A select of India's regions on the page; any ISO 3166-2 code through the API.
+    region = forms.CharField(
+        label="Where you live",
+        max_length=6,
+        widget=forms.Select(),
+        help_text="Money play is open in some regions only; practice play is open everywhere.",
+    )
+
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "display_name", "date_of_birth")
+        fields = ("username", "display_name", "date_of_birth", "region")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["region"].widget.choices = [("", "Choose your state or territory"), *regions.choices()]
+
+    def clean_region(self) -> str:
+        return clean_region(self.cleaned_data["region"])
 
     def clean_username(self) -> str:
         """Stored NFKC-normalised and case-folded; refused when taken or a look-alike of a
@@ -52,7 +68,30 @@ class SignUpForm(UserCreationForm):
         return born
 
 
+def clean_region(value: str) -> str:
+    code = regions.normalise(value or "")
+    if not regions.is_region(code):
+        raise forms.ValidationError(
+            'Choose where you live: an ISO 3166-2 region code such as "IN-KA" (Karnataka).'
+        )
+    return code
+
+
 class ProfileForm(forms.ModelForm):
+    region = forms.CharField(label="Where you live", max_length=6, widget=forms.Select())
+
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "region")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        options = regions.choices()
+        if self.instance.region not in dict(options):
+            options = [(self.instance.region, regions.name_of(self.instance.region)), *options]
+        self.fields["region"].widget.choices = options
+
+    def clean_region(self) -> str:
+        if self.cleaned_data["region"] == self.instance.region:
+            return str(self.instance.region)  # unchanged, even if not declared yet
+        return clean_region(self.cleaned_data["region"])

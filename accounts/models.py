@@ -25,6 +25,11 @@ class User(AbstractUser):
     )
     is_bot = models.BooleanField(default=False, help_text="A computer player for practice tables.")
     date_of_birth = models.DateField(null=True, blank=True, help_text="Given at sign-up; 18 or older.")
+    region = models.CharField(
+        max_length=6,
+        default="ZZ",
+        help_text='Where the player lives, ISO 3166-2 ("IN-KA"); "ZZ": not declared yet.',
+    )
     username_skeleton = models.CharField(
         max_length=150,
         blank=True,

@@ -70,6 +70,7 @@ class SignUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
     password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
     date_of_birth = serializers.DateField(help_text="YYYY-MM-DD; players must be 18 or older.")
     display_name = TextField(required=False, max_length=40, help_text="The name other players see.")
+    region = TextField(max_length=6, help_text='Where the player lives: an ISO 3166-2 code, e.g. "IN-KA".')
 
 
 class SignedUpSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -102,6 +102,7 @@ class SignUpView(ApiView):
                 "username": data["username"],
                 "display_name": data.get("display_name", ""),
                 "date_of_birth": data["date_of_birth"].isoformat(),
+                "region": data["region"],
                 "password1": data["password"],
                 "password2": data["password"],
             }

@@ -46,9 +46,11 @@ from games.models import (
     TableTemplate,
     Visibility,
 )
+from protection import money_play
 from wallet import operations as ops
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec
+from wallet.limits import check_stake, stake_left
 from wallet.models import Currency
 
 
@@ -94,16 +96,43 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def funds_of(table_id: int, state: engine.TableState) -> tuple[tuple[str, int], ...]:
-    """21-card, at the end of a pause: what each seated player's wallet could top up (R-21-9)."""
+def timeout_at(table_id: int, state: engine.TableState, at: int) -> engine.Timeout:
+    """The deadline's command; at the end of a 21-card pause it carries what each seated player
+    could top up (R-21-9): their wallet's balance, cut to what their daily stake limit leaves
+    at a money table (R-PROT-4)."""
     if state.is_pool or state.phase is not engine.Phase.BETWEEN:
-        return ()
+        return engine.Timeout(at)
     currency = Currency(TableTemplate.objects.get(tables__pk=table_id).currency)
-    return tuple(
-        (p.name, balance_of(user_spec(int(p.name), currency)))
-        for p in state.seated
-        if p.held < state.rules.seat_hold
-    )
+    funds, limited = [], []
+    for p in state.seated:
+        if p.held >= state.rules.seat_hold:
+            continue
+        balance = balance_of(user_spec(int(p.name), currency))
+        left = None if currency == Currency.CHIPS else stake_left(int(p.name))
+        if left is not None and left < min(balance, state.rules.seat_hold - p.held):
+            limited.append(p.name)
+            balance = left
+        funds.append((p.name, balance))
+    return engine.Timeout(at, tuple(funds), tuple(limited))
+
+
+def _money_play(user: Any, currency: str, stake: int) -> None:
+    """At a money table, the one check point of money play (R-PROT-1..3) and the player's daily
+    stake limit for ``stake`` paise (R-PROT-4); practice tables ask nothing."""
+    if currency == Currency.CHIPS:
+        return
+    refusal = money_play.refusal(user)
+    if refusal is not None:
+        raise GameError(refusal.code, refusal.message)
+    try:
+        check_stake(user, stake)
+    except WalletError as error:
+        raise GameError.from_wallet(error) from None
+
+
+def stake_of(rules: engine.Rules, variant: str) -> int:
+    """What a seat puts at stake: a pool game's entry fee, a 21-card table's seat hold."""
+    return rules.seat_hold if variant == "points21" else rules.entry_fee
 
 
 def name_of(user: Any) -> str:
@@ -453,6 +482,7 @@ def join(table_id: int, user: Any, *, at: int | None = None, code: str | None = 
             len(state.seated) < state.rules.seats
             and Seat.objects.filter(table=table, user_id=int(name), left_at__isnull=True).count() == 0
         ):
+            _money_play(user, table.template.currency, stake_of(state.rules, table.template.variant))
             _check_open_seats(user, table)
             Seat.objects.create(table=table, user_id=int(name), position=len(state.players))
 
@@ -502,6 +532,7 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
         raise GameError("template_inactive", "this table is not offered any more")
     if getattr(user, "is_staff", False) and template.currency != Currency.CHIPS:
         raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
+    _money_play(user, template.currency, stake_of(rules_of(template), template.variant))
     statuses = [TableStatus.WAITING, TableStatus.STARTING]
     if template.variant == "points21":
         statuses.append(TableStatus.PLAYING)
@@ -636,7 +667,11 @@ def im_back(table_id: int, user: Any, *, at: int | None = None) -> Table:
 def rejoin(table_id: int, user: Any, *, at: int | None = None) -> Table:
     """R-POOL-4: pay the entry fee again and restart at the highest remaining score + 1."""
     at = now_ms() if at is None else at
-    table = _run(table_id, lambda state: engine.Rejoin(name_of(user), at), at=at)
+
+    def before(table: Table, state: engine.TableState) -> None:
+        _money_play(user, table.template.currency, state.rules.entry_fee)
+
+    table = _run(table_id, lambda state: engine.Rejoin(name_of(user), at), at=at, before=before)
     assert table is not None
     return table
 
@@ -670,7 +705,7 @@ def expire(table_id: int, version: int, *, at: int | None = None) -> bool:
         deadline = state.deadline_ms
         if deadline is None or at < deadline:
             return None
-        return engine.Timeout(at, funds_of(table_id, state))
+        return timeout_at(table_id, state, at)
 
     return _run(table_id, command, at=at, expect_version=version) is not None
 

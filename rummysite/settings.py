@@ -355,3 +355,27 @@ INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plug
 MIDDLEWARE += ["django_otp.middleware.OTPMiddleware", "accounts.totp.StaffTOTPMiddleware"]
 STAFF_TOTP_REQUIRED = env_bool("STAFF_TOTP_REQUIRED", not DEBUG)
 OTP_TOTP_ISSUER = "Rummy"
+
+
+# --- Player protection (issue 19, docs/DEPLOY.md "Money play", docs/RULES.md section 12) ---
+# Money play for the whole site: on by default only while DEBUG is on (the embedded demo plays
+# sandbox money), off in production until the operator turns it on where it is legal.
+MONEY_PLAY = env_bool("MONEY_PLAY", DEBUG)
+# The regions money play is open in (ISO 3166-2 codes, "IN-KA", or a whole country, "GB");
+# empty: every region. A player who has not declared a region ("ZZ") matches no list.
+MONEY_REGIONS = env_list("MONEY_REGIONS", [])
+# A raised (or removed) limit takes effect after this many hours; a lowered one at once.
+LIMIT_COOLING_OFF_HOURS = env_int("LIMIT_COOLING_OFF_HOURS", 24, minimum=0)
+# Reality checks: after this many minutes of money play the table shows the time and the net;
+# a gap longer than SESSION_GAP_MINUTES starts a new session.
+REALITY_CHECK_MINUTES = env_int("REALITY_CHECK_MINUTES", 60, minimum=1)
+SESSION_GAP_MINUTES = env_int("SESSION_GAP_MINUTES", 15, minimum=1)
+# Identity checks: the provider (the sandbox one works only with PAYMENTS_SANDBOX on).
+KYC_PROVIDER = env_str("KYC_PROVIDER") or "sandbox"
+# Tax withheld from net winnings at withdrawal: off by default. The rate in basis points
+# (3000 = 30%), the threshold of net winnings in paise under which nothing is withheld, and the
+# first month of the financial year (4: April to March).
+TAX_WITHHOLDING = env_bool("TAX_WITHHOLDING", False)
+TAX_RATE_BASIS_POINTS = env_int("TAX_RATE_BASIS_POINTS", 3000, minimum=0)
+TAX_THRESHOLD = env_int("TAX_THRESHOLD", 0, minimum=0)
+TAX_YEAR_FIRST_MONTH = env_int("TAX_YEAR_FIRST_MONTH", 4, minimum=1)

@@ -12,21 +12,36 @@ import pytest
 from accounts.personas import PLAYERS, demo_password
 
 
-def make_user(username: str, *, staff: bool = False, role: str | None = "admin"):  # type: ignore[no-untyped-def]
-    """A user with the persona's password; ``staff``: in the staff group ``role`` (every
-    permission for "admin", see backoffice.roles; None for no group at all)."""
+def make_user(username: str, *, staff: bool = False, role: str | None = "admin", verified: bool = True):  # type: ignore[no-untyped-def]
+    """A user with the persona's password, living in Karnataka; ``staff``: in the staff group
+    ``role`` (every permission for "admin", see backoffice.roles; None for no group at all). A
+    player's identity is ``verified`` (R-PROT-7) unless asked otherwise, so that tests of
+    withdrawals start from a player who may withdraw."""
     from django.contrib.auth.models import Group
 
     from accounts.models import User
 
     user = User.objects.create_user(
-        username=username, password=demo_password(username), display_name=username.title()
+        username=username, password=demo_password(username), display_name=username.title(), region="IN-KA"
     )
+    if verified:
+        verify(user)
     if staff:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
         if role is not None:
             user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def verify(user):  # type: ignore[no-untyped-def]
+    """Verify ``user``'s identity the way a player and a provider would (R-PROT-7)."""
+    from protection import kyc
+    from protection.models import KycStatus
+
+    if kyc.of(user).status != KycStatus.VERIFIED:
+        kyc.submit(user, "pan", f"ABCDE{user.pk:04d}F", provider=kyc.SandboxKyc())
+        kyc.decide(user, True, by=None, reason="test set-up")
     return user
 
 

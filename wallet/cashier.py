@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.text import visible
+from protection import kyc, money_play
+from protection.players import lock
 from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
@@ -33,6 +35,7 @@ from wallet.ledger import (
     user_spec,
     withdrawal_hold_spec,
 )
+from wallet.limits import check_deposit
 from wallet.models import Currency, Deposit, Journal, JournalKind, Withdrawal
 
 if TYPE_CHECKING:
@@ -121,10 +124,21 @@ def _uid(user: User | int) -> int:
     return user if isinstance(user, int) else int(user.pk)
 
 
+def may_deposit(user: User | int) -> None:
+    """Deposits are money play (R-PROT-1..3): refused with the reason when it is off for the player."""
+    from accounts.models import User as Users
+
+    player = user if not isinstance(user, int) else Users.objects.get(pk=user)
+    found = money_play.refusal(player)
+    if found is not None:
+        raise WalletError(Code.MONEY_PLAY_REFUSED, found.message)
+
+
 def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider | None = None) -> Deposit:
     """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet."""
     uid = _uid(user)
     amount = _check_limits(amount, "deposit", "WALLET_MIN_DEPOSIT", "WALLET_MAX_DEPOSIT")
+    may_deposit(user)
     provider = provider or get_provider()
     reference = provider.start_deposit(uid, amount, Currency.INR)
     values = {
@@ -139,7 +153,10 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
         "decided_at": None,
         "failure_reason": "",
     }
-    deposit = _insert(Deposit, values)
+    with transaction.atomic():
+        lock(uid)  # two deposits at once must not both fit under one limit
+        check_deposit(uid, amount)
+        deposit = _insert(Deposit, values)
     if getattr(provider, "confirms_itself", False):
         return confirm_deposit(reference)  # the sandbox plays the provider's callback
     return deposit
@@ -269,6 +286,12 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     """
     uid = _uid(user)
     amount = _check_limits(amount, "withdrawal", "WALLET_MIN_WITHDRAWAL", "WALLET_MAX_WITHDRAWAL")
+    if not kyc.verified(uid):
+        raise WalletError(
+            Code.KYC_REQUIRED,
+            "Verify your identity before you withdraw (Account, Identity): "
+            f"yours is {kyc.status_words(uid).lower()}.",
+        )
     request_key = request_key or uuid.uuid4().hex
     if not isinstance(request_key, str) or not 1 <= len(request_key) <= 100:
         raise WalletError(Code.BAD_REQUEST, "The request key must be 1 to 100 characters.")

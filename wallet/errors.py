@@ -23,6 +23,9 @@ class Code(StrEnum):
     ALREADY_REVERSED = "already_reversed"
     NOTHING_TO_TOP_UP = "nothing_to_top_up"
     NOT_FOUND = "not_found"
+    LIMIT_REACHED = "limit_reached"
+    MONEY_PLAY_REFUSED = "money_play_refused"
+    KYC_REQUIRED = "kyc_required"
 
 
 class WalletError(Exception):

@@ -228,11 +228,15 @@ class Timeout:
     """Apply the table's deadline: a missed move or show in the deal, the end of a countdown,
     a rejoin window or a pause. Refused before the deadline (``not_expired``).
 
-    ``funds``: on a 21-card table, each seated player's wallet balance in paise, so the end of
-    the pause can top seats back up (R-21-9); a player not named has nothing to top up with."""
+    ``funds``: on a 21-card table, what each seated player may top up with, in paise (their
+    wallet balance, or less when their own daily stake limit leaves less), so the end of the
+    pause can top seats back up (R-21-9); a player not named has nothing to top up with.
+    ``limited``: the players whose funds their stake limit cut (R-PROT-4): stood up with that
+    reason."""
 
     at: int
     funds: tuple[tuple[str, int], ...] = ()
+    limited: tuple[str, ...] = ()
 
 
 Command: TypeAlias = (
@@ -894,7 +898,7 @@ def _timeout(state: TableState, command: Timeout, out: _Out) -> TableState:
         )
     state = replace(state, rejoin_open=(), rejoin_score=None, split_offer=False, split_accepted=())
     if not state.is_pool:
-        return _points21_ready(state, at, out, dict(command.funds))
+        return _points21_ready(state, at, out, dict(command.funds), frozenset(command.limited))
     return replace(state, ready=True)
 
 
@@ -1176,7 +1180,11 @@ def _end_with_split(state: TableState, at: int, out: _Out, *, manual: bool) -> T
 
 
 def _points21_ready(
-    state: TableState, at: int, out: _Out, funds: Mapping[str, int] | None = None
+    state: TableState,
+    at: int,
+    out: _Out,
+    funds: Mapping[str, int] | None = None,
+    limited: frozenset[str] = frozenset(),
 ) -> TableState:
     """21-card, after the pause: top seats back up to 200 points from the wallet (R-21-9), stand
     up only a player whose wallet cannot, then deal again, or wait for players."""
@@ -1208,7 +1216,10 @@ def _points21_ready(
                             "player": p.name,
                             "amount": need,
                             "reason": (
-                                "the seat fell below 200 points and the wallet cannot top it up: "
+                                "the seat fell below 200 points and your daily stake limit leaves "
+                                "too little to top it up: the seat balance is back in the wallet"
+                                if p.name in limited
+                                else "the seat fell below 200 points and the wallet cannot top it up: "
                                 "the seat balance is back in the wallet"
                             ),
                         },

@@ -1,5 +1,17 @@
 """The protection app's models, one module per topic (Django finds them through this package)."""
 
+from protection.models.exclusion import Exclusion, ExclusionKind
 from protection.models.history import ProtectionEvent
+from protection.models.kyc import DocumentType, KycStatus, Verification
+from protection.models.limits import LimitChange, LimitKind
 
-__all__ = ["ProtectionEvent"]
+__all__ = [
+    "DocumentType",
+    "Exclusion",
+    "ExclusionKind",
+    "KycStatus",
+    "LimitChange",
+    "LimitKind",
+    "ProtectionEvent",
+    "Verification",
+]

@@ -102,7 +102,12 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
             None,
             {},
             {},
-            {"username": "newcomer", "password": "green-felt-table-42", "date_of_birth": "1990-05-17"},
+            {
+                "username": "newcomer",
+                "password": "green-felt-table-42",
+                "date_of_birth": "1990-05-17",
+                "region": "IN-KA",
+            },
             201,
         ),
         ("auth_token_create", None, {}, {}, {"username": "alice", "password": "rummy-alice-demo"}, 200),

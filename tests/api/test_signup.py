@@ -18,7 +18,13 @@ PASSWORD = "green-felt-table-42"
 
 
 def sign_up(**fields):
-    body = {"username": "newcomer", "password": PASSWORD, "date_of_birth": "1990-05-17", **fields}
+    body = {
+        "username": "newcomer",
+        "password": PASSWORD,
+        "date_of_birth": "1990-05-17",
+        "region": "IN-KA",
+        **fields,
+    }
     return client_for(None).post("/api/auth/signup/", body, format="json")
 
 

@@ -21,6 +21,7 @@ def signup(client, **overrides):  # type: ignore[no-untyped-def]
         "password1": GOOD_PASSWORD,
         "password2": GOOD_PASSWORD,
         "date_of_birth": "1990-05-17",
+        "region": "IN-KA",
     }
     data.update(overrides)
     return client.post(reverse("accounts:signup"), data)
@@ -107,7 +108,9 @@ def test_it_changes_the_password(client, alice):
 
 def test_it_edits_the_display_name(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("accounts:profile"), {"display_name": "Queen of Spades", "email": ""})
+    response = client.post(
+        reverse("accounts:profile"), {"display_name": "Queen of Spades", "email": "", "region": "IN-KA"}
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.public_name == "Queen of Spades"

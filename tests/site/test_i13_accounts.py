@@ -127,6 +127,7 @@ def signup(client, **fields):
         "password1": PASSWORD,
         "password2": PASSWORD,
         "date_of_birth": "1990-01-01",
+        "region": "IN-KA",
     } | fields
     return client.post(reverse("accounts:signup"), data)
 

@@ -66,6 +66,7 @@ def test_a_new_player_gets_practice_chips_at_sign_up(client):
             "password1": password,
             "password2": password,
             "date_of_birth": "1990-05-17",
+            "region": "IN-KA",
         },
     )
     assert response.status_code == 302

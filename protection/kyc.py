@@ -1,0 +1,130 @@
+"""Identity checks (KYC, R-PROT-7): a player is verified before any withdrawal.
+
+The player submits a document's type and number; a provider (:class:`KycProvider`) checks it
+and answers with its reference. Only the type, the number's last four characters and that
+reference are kept: the number itself is never stored, logged or shown. The sandbox provider
+(on with ``PAYMENTS_SANDBOX``) leaves each check pending for a staff review in the back office,
+where the reviewer may not be the player.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from protection.history import record
+from protection.models import DocumentType, KycStatus, Verification
+from protection.players import lock, uid
+from protection.refusal import ProtectionError, Refusal
+
+
+class KycProvider(Protocol):
+    """An identity-check service: takes a document, answers with its own reference."""
+
+    name: str
+
+    def check(self, user_id: int, document_type: str, number: str) -> str:
+        """Start the check of ``number``; return the provider's reference. The number must
+        not be kept by the caller."""
+        ...
+
+
+class SandboxKyc:
+    """For development and the demo: no real service; staff decide every check by hand."""
+
+    name = "sandbox"
+
+    def check(self, user_id: int, document_type: str, number: str) -> str:
+        return f"sandbox-kyc-{uuid.uuid4().hex}"
+
+
+def get_provider() -> KycProvider:
+    name = getattr(settings, "KYC_PROVIDER", "sandbox")
+    if name == "sandbox":
+        if not getattr(settings, "PAYMENTS_SANDBOX", settings.DEBUG):
+            raise ProtectionError(
+                Refusal("kyc_unavailable", "Identity checks are not available yet: no provider is set up.")
+            )
+        return SandboxKyc()
+    raise ProtectionError(Refusal("kyc_unavailable", f"Unknown identity provider {name!r}."))
+
+
+_NUMBER = re.compile(r"^[A-Z0-9]{6,20}$")
+
+
+def of(user: Any) -> Verification:
+    """The player's verification row (unverified until they submit)."""
+    found = Verification.objects.filter(user_id=uid(user)).first()
+    return found or Verification(user_id=uid(user), status=KycStatus.UNVERIFIED)
+
+
+def verified(user: Any) -> bool:
+    return Verification.objects.filter(user_id=uid(user), status=KycStatus.VERIFIED).exists()
+
+
+def status_words(user: Any) -> str:
+    return str(KycStatus(of(user).status).label)
+
+
+def submit(
+    user: Any, document_type: str, number: str, *, provider: KycProvider | None = None
+) -> Verification:
+    """The player sends a document for checking: pending until a decision."""
+    if document_type not in DocumentType.values:
+        raise ProtectionError(Refusal("bad_document", "Choose one of the documents offered."))
+    number = re.sub(r"[\s-]", "", str(number or "")).upper()
+    if not _NUMBER.match(number):
+        raise ProtectionError(
+            Refusal("bad_document", "Enter the document's number: 6 to 20 letters and digits.")
+        )
+    provider = provider or get_provider()
+    with transaction.atomic():
+        lock(user)
+        current = of(user)
+        if current.status in (KycStatus.PENDING, KycStatus.VERIFIED):
+            raise ProtectionError(
+                Refusal(
+                    "kyc_not_open", f"Your identity is already {KycStatus(current.status).label.lower()}."
+                )
+            )
+        reference = provider.check(uid(user), document_type, number)
+        current.status = KycStatus.PENDING
+        current.document_type = document_type
+        current.last_four = number[-4:]
+        current.provider = provider.name
+        current.provider_ref = reference
+        current.submitted_at = timezone.now()
+        current.decided_at = None
+        current.decided_by = None
+        current.reason = ""
+        current.save()
+        record(
+            user, "kyc_submitted", document_type=document_type, last_four=number[-4:], provider_ref=reference
+        )
+    return current
+
+
+def decide(user: Any, verified_: bool, *, by: Any, reason: str) -> Verification:
+    """A reviewer's (or the provider's) decision on a pending check. The reviewer may not be
+    the player; staff permissions are the back office's to check."""
+    if by is not None and uid(by) == uid(user):
+        raise ProtectionError(Refusal("own_kyc", "You cannot review your own identity check."))
+    with transaction.atomic():
+        lock(user)
+        current = Verification.objects.select_for_update().filter(user_id=uid(user)).first()
+        if current is None or current.status != KycStatus.PENDING:
+            raise ProtectionError(
+                Refusal("kyc_not_pending", "This identity check is not waiting for a decision.")
+            )
+        current.status = KycStatus.VERIFIED if verified_ else KycStatus.REJECTED
+        current.decided_at = timezone.now()
+        current.decided_by_id = None if by is None else uid(by)
+        current.reason = "" if verified_ else reason
+        current.save()
+        record(user, f"kyc_{current.status}", by=by, reason=reason)
+    return current

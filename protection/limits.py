@@ -1,0 +1,100 @@
+"""Limits the player sets (R-PROT-4) and their cooling-off period (R-PROT-5).
+
+A limit is lowered (or first set) at once; raised or removed only after
+``LIMIT_COOLING_OFF_HOURS`` (default 24): the change waits, shown with the time it takes
+effect, and a later change cancels one still waiting. The limit in force at a moment is the
+latest change already effective then, so nothing has to run when a raise comes due.
+
+The periods are calendar periods in the site's time zone (``TIME_ZONE``): today, this week from
+Monday, this month. A player reads "₹500 a day" as "₹500 today", and a calendar day cannot be
+worked around by waiting a few hours, as a rolling window's edge can. The wallet counts what was
+deposited or staked in them (``wallet.limits``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from protection.history import record
+from protection.models import LimitChange, LimitKind
+from protection.players import lock, uid
+from protection.refusal import ProtectionError, Refusal
+
+DEPOSIT_KINDS = (LimitKind.DEPOSIT_DAY, LimitKind.DEPOSIT_WEEK, LimitKind.DEPOSIT_MONTH)
+
+
+@dataclass(frozen=True)
+class Limit:
+    kind: LimitKind
+    amount: int | None
+    """In force now, paise; None: no limit."""
+    pending: int | None = None
+    pending_at: datetime | None = None
+    """A raise (or removal: ``pending`` None with a ``pending_at``) waiting for its time."""
+
+
+def cooling_off() -> timedelta:
+    return timedelta(hours=int(getattr(settings, "LIMIT_COOLING_OFF_HOURS", 24)))
+
+
+def period_start(kind: LimitKind, now: datetime) -> datetime:
+    """The start of ``kind``'s calendar period holding ``now``, in the site's time zone."""
+    local = timezone.localtime(now)
+    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    if kind == LimitKind.DEPOSIT_WEEK:
+        return day - timedelta(days=day.weekday())
+    if kind == LimitKind.DEPOSIT_MONTH:
+        return day.replace(day=1)
+    return day
+
+
+def limit(user: Any, kind: LimitKind, *, now: datetime | None = None) -> Limit:
+    now = now or timezone.now()
+    changes = LimitChange.objects.filter(user_id=uid(user), kind=kind, cancelled_at__isnull=True)
+    in_force = changes.filter(effective_at__lte=now).order_by("-effective_at", "-id").first()
+    waiting = changes.filter(effective_at__gt=now).order_by("-requested_at", "-id").first()
+    return Limit(
+        kind=kind,
+        amount=None if in_force is None else in_force.amount,
+        pending=None if waiting is None else waiting.amount,
+        pending_at=None if waiting is None else waiting.effective_at,
+    )
+
+
+def limits(user: Any, *, now: datetime | None = None) -> list[Limit]:
+    return [limit(user, kind, now=now) for kind in LimitKind]
+
+
+def set_limit(user: Any, kind: str, amount: int | None, *, now: datetime | None = None) -> LimitChange:
+    """Set ``kind`` to ``amount`` paise (None: no limit). Lower: at once; higher: after cooling off."""
+    if kind not in LimitKind.values:
+        raise ProtectionError(Refusal("bad_limit", "Choose one of the limits offered."))
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0):
+        raise ProtectionError(Refusal("bad_amount", "A limit is a whole amount above ₹0, or no limit."))
+    now = now or timezone.now()
+    with transaction.atomic():
+        lock(user)
+        current = limit(user, LimitKind(kind), now=now).amount
+        lowers = amount is not None and (current is None or amount <= current)
+        effective_at = now if lowers else now + cooling_off()
+        LimitChange.objects.filter(
+            user_id=uid(user), kind=kind, effective_at__gt=now, cancelled_at__isnull=True
+        ).update(cancelled_at=now)
+        change = LimitChange.objects.create(
+            user_id=uid(user), kind=kind, amount=amount, requested_at=now, effective_at=effective_at
+        )
+        record(
+            user,
+            "limit_lowered" if lowers else "limit_raise_requested",
+            limit=kind,
+            amount=amount,
+            was=current,
+            effective_at=effective_at.isoformat(),
+        )
+    return change
