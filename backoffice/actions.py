@@ -17,6 +17,8 @@ from backoffice.models import AuditAction, AuditLog, VoidRequest
 from games import services
 from games.errors import GameError
 from games.models import Table
+from protection import kyc
+from protection.models import Verification
 from wallet import cashier, ledger
 from wallet.errors import Code, WalletError
 from wallet.models import Journal, JournalKind, Withdrawal
@@ -228,3 +230,20 @@ def confirm_void(request_id: int, reason: str, by_user: Any) -> Table:
             requested_reason=request.reason,
         )
     return table
+
+
+def decide_identity(user_id: int, verified: bool, reason: str, by_user: Any) -> Verification:
+    """Verify or reject a pending identity check (R-PROT-7): risk staff, with a reason, and
+    never their own; one audit row. Raises ProtectionError when the check is not pending."""
+    reason = _check(by_user, reason, "backoffice.review_identity")
+    with transaction.atomic():
+        done = kyc.decide(user_id, verified, by=by_user, reason=reason)
+        record(
+            by_user,
+            AuditAction.VERIFY_IDENTITY if verified else AuditAction.REJECT_IDENTITY,
+            f"user:{user_id}",
+            reason,
+            document_type=done.document_type,
+            last_four=done.last_four,
+        )
+    return done

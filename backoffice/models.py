@@ -23,6 +23,8 @@ class AuditAction(models.TextChoices):
     ADMIN_DELETE = "admin_delete", "Deleted a record in the admin"
     REQUEST_VOID = "request_void", "Asked for the void of a game (first of two)"
     VOID_GAME = "void_game", "Voided a game (second of two)"
+    VERIFY_IDENTITY = "verify_identity", "Verified a player's identity"
+    REJECT_IDENTITY = "reject_identity", "Rejected a player's identity check"
 
 
 class AuditLog(models.Model):
@@ -46,6 +48,8 @@ class AuditLog(models.Model):
             ("ban_user", "Can ban and unban players"),
             ("view_reports", "Can read the reports"),
             ("void_game", "Can ask for, or confirm, the void of a running game (R-MONEY-7)"),
+            ("review_identity", "Can verify or reject a player's identity check (R-PROT-7)"),
+            ("view_protection", "Can see players' limits, breaks, self-exclusions and identity checks"),
         ]
 
     def __str__(self) -> str:

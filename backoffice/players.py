@@ -14,9 +14,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import User
+from accounts.regions import name_of
 from accounts.text import csv_cell
 from backoffice.access import staff_page
 from backoffice.models import AuditLog
+from backoffice.protection import status_of
 from games.models import DealHand, Seat, SeatStatus, TableStatus
 from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
 from wallet.money import money
@@ -88,7 +90,12 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
         .order_by("-deal__finished_at")[:15],
         "actions": staff_actions_on(user),
         "ledger": request.user.has_perm(LEDGER),
+        "region": name_of(user.region),
     }
+    if request.user.has_perm("backoffice.view_protection") or request.user.has_perm(
+        "backoffice.review_identity"
+    ):
+        context["protection"] = status_of(user)
     if context["ledger"]:
         accounts = Account.objects.filter(owner=user).order_by("kind", "currency")
         context.update(

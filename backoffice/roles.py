@@ -17,10 +17,13 @@ ACTIONS = {
     "ban_user": "Can ban and unban players",
     "view_reports": "Can read the reports",
     "void_game": "Can ask for, or confirm, the void of a running game (R-MONEY-7)",
+    "review_identity": "Can verify or reject a player's identity check (R-PROT-7)",
+    "view_protection": "Can see players' limits, breaks, self-exclusions and identity checks",
 }
 
 _PLAYERS_AND_TABLES = [
     "accounts.view_user",
+    "backoffice.view_protection",
     "games.view_tabletemplate",
     "games.view_table",
     "games.view_seat",
@@ -45,6 +48,7 @@ ROLES: dict[str, list[str]] = {
         *_LEDGER,
         "backoffice.decide_withdrawal",
         "backoffice.view_reports",
+        "backoffice.view_protection",
     ],
     "risk": [
         *_PLAYERS_AND_TABLES,
@@ -57,6 +61,7 @@ ROLES: dict[str, list[str]] = {
         "backoffice.view_reports",
         "backoffice.void_game",
         "backoffice.view_voidrequest",
+        "backoffice.review_identity",
     ],
     "admin": ["*"],
 }

@@ -19,6 +19,7 @@ from backoffice.live import live_tables
 from backoffice.models import VoidRequest
 from backoffice.reports import REPORTS, Report, quick_ranges
 from games.words import word
+from protection.models import KycStatus, Verification
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -46,6 +47,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "backoffice/home.html",
         {
             "voids_pending": VoidRequest.objects.filter(confirmed_at__isnull=True).count(),
+            "identity_pending": Verification.objects.filter(status=KycStatus.PENDING).count(),
             "stuck": sum(row.stuck for row in live_tables())
             if request.user.has_perm("games.view_table")
             else 0,

@@ -93,6 +93,18 @@ PILES = {"closed": "closed pile", "open": "open pile"}
 
 CURRENCIES = {"INR": "Rupees", "CHIPS": "Practice chips"}
 
+#: Changes to a player's protection (protection.history), as staff read them.
+PROTECTION = {
+    "break_taken": "Took a break",
+    "self_exclusion_taken": "Excluded themselves",
+    "limit_lowered": "Lowered or set a limit (at once)",
+    "limit_raise_requested": "Asked to raise or remove a limit (after cooling off)",
+    "kyc_submitted": "Sent an identity document",
+    "kyc_verified": "Identity verified",
+    "kyc_rejected": "Identity check rejected",
+    "region_changed": "Changed their region",
+}
+
 _TABLES = {
     "variant": VARIANTS,
     "outcome": OUTCOMES,
@@ -101,6 +113,7 @@ _TABLES = {
     "group": GROUP_KINDS,
     "pile": PILES,
     "currency": CURRENCIES,
+    "protection": PROTECTION,
 }
 
 

@@ -11,11 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from protection import kyc, money_play
 from wallet import cashier, reports
 from wallet.amounts import paise_from_rupees
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, JournalKind, Withdrawal
+from wallet.money import rupees
 
 KIND_LABELS = dict(JournalKind.choices)
 
@@ -44,6 +46,8 @@ def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpRes
         "errors": errors or {},
         "values": request.POST if errors else {},
         "request_key": uuid.uuid4().hex,
+        "money_refusal": money_play.refusal(request.user),
+        "identity": kyc.of(request.user),
     }
     return render(request, "wallet/wallet.html", context, status=400 if errors else 200)
 
@@ -65,9 +69,9 @@ def deposit(request: HttpRequest) -> HttpResponse:
     except (ValueError, WalletError) as error:
         return _page(request, {"deposit": getattr(error, "message", str(error))})
     if made.status == made.Status.CONFIRMED:
-        messages.success(request, f"Deposited ₹{amount / 100:,.2f} (sandbox).")
+        messages.success(request, f"Deposited {rupees(amount)} (sandbox).")
     else:
-        messages.success(request, f"Deposit of ₹{amount / 100:,.2f} started; it shows once confirmed.")
+        messages.success(request, f"Deposit of {rupees(amount)} started; it shows once confirmed.")
     return redirect("wallet:home")
 
 
@@ -81,7 +85,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
         cashier.request_withdrawal(request.user, amount, request_key=key)
     except (ValueError, WalletError) as error:
         return _page(request, {"withdraw": getattr(error, "message", str(error))})
-    messages.success(request, f"Withdrawal of ₹{amount / 100:,.2f} requested; staff will review it.")
+    messages.success(request, f"Withdrawal of {rupees(amount)} requested; staff will review it.")
     return redirect("wallet:home")
 
 

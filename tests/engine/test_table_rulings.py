@@ -230,6 +230,17 @@ def test_only_a_player_whose_wallet_cannot_cover_the_top_up_is_stood_up__R_21_9(
     assert progress.state.waiting_for == "deal", "two players are still seated"
 
 
+def test_a_top_up_over_the_players_stake_limit_stands_them_up_after_the_deal__R_PROT_4():
+    state, dropper = after_a_drop(points21())
+    progress = t.apply(state, t.Timeout(state.deadline_ms, funds=((dropper, 299),), limited=(dropper,)))
+    assert t.ReleaseSeat(dropper) in progress.money
+    assert not [m for m in progress.money if isinstance(m, t.TopUpSeat)]
+    (stood,) = of_type(progress.events, "stood_up")
+    assert stood.data["player"] == dropper
+    assert "daily stake limit" in stood.data["reason"]
+    assert progress.state.player(dropper).status is t.Status.LEFT
+
+
 def test_a_table_left_with_one_player_waits_and_says_why__R_21_9():
     state, _dropper = after_a_drop(points21())
     progress = t.apply(state, t.Timeout(state.deadline_ms))

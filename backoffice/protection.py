@@ -1,0 +1,106 @@
+"""Player protection for staff (issue 19, point 7): the identity checks waiting, oldest first,
+decided by risk staff with a reason (never their own); and one page of the players with limits,
+breaks, self-exclusions or a check waiting, with every change recorded. Staff see
+self-exclusions and breaks; nothing here, or anywhere, lifts or shortens one (R-PROT-3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from backoffice import actions
+from backoffice.access import staff_page
+from backoffice.live import waited_words
+from protection import exclusions, limits
+from protection.models import Exclusion, KycStatus, LimitChange, LimitKind, ProtectionEvent, Verification
+from protection.refusal import ProtectionError
+from wallet.errors import WalletError
+from wallet.money import rupees
+
+REVIEW = "backoffice.review_identity"
+VIEW = "backoffice.view_protection"
+
+
+@staff_page(VIEW, REVIEW)
+def identity_queue(request: HttpRequest) -> HttpResponse:
+    now = timezone.now()
+    waiting = Verification.objects.filter(status=KycStatus.PENDING).select_related("user")
+    rows = [
+        {"check": check, "age": waited_words(now - check.submitted_at) if check.submitted_at else ""}
+        for check in waiting.order_by("submitted_at", "id")[:200]
+    ]
+    return render(
+        request, "backoffice/identity.html", {"rows": rows, "may_review": request.user.has_perm(REVIEW)}
+    )
+
+
+@require_POST
+@staff_page(REVIEW)
+def decide_identity(request: HttpRequest, user_id: int) -> HttpResponse:
+    verified = request.POST.get("decision") == "verify"
+    try:
+        actions.decide_identity(user_id, verified, request.POST.get("reason", ""), request.user)
+    except (WalletError, ProtectionError) as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Identity of player {user_id} {'verified' if verified else 'rejected'}.")
+    return redirect("backoffice:identity")
+
+
+def status_of(user: Any) -> dict[str, Any]:
+    """A player's protection at a glance, for their back-office page."""
+    current = exclusions.current(user)
+    return {
+        "exclusion": current,
+        "exclusion_until": None if current is None else exclusions.when(current.ends_at),
+        "limits": [
+            {
+                "label": found.kind.label,
+                "amount": None if found.amount is None else rupees(found.amount),
+                "pending": None if found.pending_at is None else found.pending,
+                "pending_at": found.pending_at,
+            }
+            for found in limits.limits(user)
+            if found.amount is not None or found.pending_at is not None
+        ],
+        "identity": Verification.objects.filter(user=user).first(),
+    }
+
+
+@staff_page(VIEW)
+def report(request: HttpRequest) -> HttpResponse:
+    now = timezone.now()
+    active = (
+        Exclusion.objects.filter(starts_at__lte=now)
+        .filter(Q(ends_at__isnull=True) | Q(ends_at__gt=now))
+        .select_related("user")
+        .order_by("ends_at", "-starts_at")
+    )
+    limited = (
+        LimitChange.objects.filter(cancelled_at__isnull=True)
+        .select_related("user")
+        .order_by("user__username", "kind", "-effective_at")
+    )
+    seen: set[tuple[int, str]] = set()
+    limit_rows = []
+    for change in limited:
+        if (change.user_id, change.kind) in seen:
+            continue
+        seen.add((change.user_id, change.kind))
+        found = limits.limit(change.user_id, LimitKind(change.kind), now=now)
+        if found.amount is None and found.pending_at is None:
+            continue
+        limit_rows.append({"user": change.user, "kind": change.get_kind_display(), "limit": found})
+    context = {
+        "exclusions": [{"exclusion": e, "until": exclusions.when(e.ends_at)} for e in active],
+        "limits": limit_rows,
+        "pending_checks": Verification.objects.filter(status=KycStatus.PENDING).count(),
+        "events": ProtectionEvent.objects.select_related("user", "by")[:100],
+    }
+    return render(request, "backoffice/protection.html", context)
