@@ -32,11 +32,13 @@ from wallet.ledger import (
     cashier_spec,
     check_amount,
     execute,
+    tax_spec,
     user_spec,
     withdrawal_hold_spec,
 )
 from wallet.limits import check_deposit
 from wallet.models import Currency, Deposit, Journal, JournalKind, Withdrawal
+from wallet.tax import due as tax_due
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -295,25 +297,51 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     request_key = request_key or uuid.uuid4().hex
     if not isinstance(request_key, str) or not 1 <= len(request_key) <= 100:
         raise WalletError(Code.BAD_REQUEST, "The request key must be 1 to 100 characters.")
-    wallet, hold = user_spec(uid), withdrawal_hold_spec(uid)
+    wallet, hold, tax_account = user_spec(uid), withdrawal_hold_spec(uid), tax_spec()
     with transaction.atomic():
+        lock(uid)  # the year's tax is counted under the player's lock: two at once count both
+        previous = Withdrawal.objects.filter(user_id=uid, request_key=request_key).first()
+        if previous is not None:  # a retry: the same answer, even if this year's tax moved since
+            if previous.amount + previous.tax_withheld != amount:
+                raise WalletError(
+                    Code.IDEMPOTENCY_CONFLICT, "This request key was already used for another withdrawal."
+                )
+            return previous
+        tax = tax_due(uid, amount)
+        payout = amount - tax
+        if payout <= 0:
+            raise WalletError(
+                Code.LIMIT_EXCEEDED,
+                f"Tax of {rupees(tax)} is due on this year's winnings: withdraw more than that.",
+            )
         journal = execute(
             # Keys are per user: another user's key is only another user's key.
             key=f"withdrawal_hold:{uid}:{request_key}",
             kind=JournalKind.WITHDRAWAL_HOLD,
             currency=Currency.INR,
             accounts=[wallet, hold],
-            meta={"user": uid, "amount": amount, "request_key": request_key},
-            plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, amount)]),
+            meta={"user": uid, "amount": payout, "request_key": request_key},
+            plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, payout)]),
             created_by_id=uid,
         )
         if journal.replayed:
             return Withdrawal.objects.get(user_id=uid, request_key=request_key)
+        if tax:
+            execute(
+                key=f"tax_withheld:{uid}:{request_key}",
+                kind=JournalKind.TAX_WITHHELD,
+                currency=Currency.INR,
+                accounts=[wallet, tax_account],
+                meta={"user": uid, "asked": amount, "tax": tax, "request_key": request_key},
+                plan=lambda _locks: Plan([Leg(wallet.ref, tax_account.ref, tax)]),
+                created_by_id=uid,
+            )
         withdrawal = _insert(
             Withdrawal,
             {
                 "user_id": uid,
-                "amount": amount,
+                "amount": payout,
+                "tax_withheld": tax,
                 "currency": Currency.INR.value,
                 "status": Withdrawal.Status.REQUESTED.value,
                 "request_key": request_key,
@@ -393,6 +421,8 @@ def _decide(
             plan=plan,
             created_by_id=by_user.pk,
         )
+        if not approve:
+            _return_tax(withdrawal, by_user, "rejected")
         if approve:
             withdrawal.provider_ref = (provider or get_provider()).send_payout(withdrawal)
         withdrawal.status = Withdrawal.Status.PAID if approve else Withdrawal.Status.REJECTED
@@ -405,6 +435,27 @@ def _decide(
             ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "provider_ref"],
         )
         return withdrawal
+
+
+def _return_tax(withdrawal: Withdrawal, by_user: User, why: str) -> None:
+    """A withdrawal that does not happen gives its withheld tax back (R-PROT-8)."""
+    if not withdrawal.tax_withheld:
+        return
+    wallet, tax_account = user_spec(withdrawal.user_id), tax_spec()
+    execute(
+        key=f"tax_returned:{withdrawal.pk}",
+        kind=JournalKind.TAX_RETURNED,
+        currency=Currency.INR,
+        accounts=[tax_account, wallet],
+        meta={
+            "withdrawal": withdrawal.pk,
+            "user": withdrawal.user_id,
+            "tax": withdrawal.tax_withheld,
+            "why": why,
+        },
+        plan=lambda _locks: Plan([Leg(tax_account.ref, wallet.ref, withdrawal.tax_withheld)]),
+        created_by_id=by_user.pk,
+    )
 
 
 def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdrawal:
@@ -437,6 +488,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
             plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, amount)]),
             created_by_id=by_user.pk,
         )
+        _return_tax(withdrawal, by_user, "returned")
         withdrawal.status = Withdrawal.Status.RETURNED
         withdrawal.correction_journal = journal
         _update(withdrawal, ["status", "correction_journal_id"])

@@ -80,6 +80,11 @@ def withdrawal_hold_spec(user_id: int, currency: Currency = Currency.INR) -> Acc
     return AccountSpec(AccountKind.WITHDRAWAL_HOLD, currency, f"withdrawal_hold:{user_id}", user_id)
 
 
+def tax_spec(currency: Currency = Currency.INR) -> AccountSpec:
+    """The tax withheld from players' winnings, owed to the tax authority (R-PROT-8)."""
+    return AccountSpec(AccountKind.TAX, currency, "tax:0")
+
+
 def pool_spec(pool_ref: str, currency: Currency = Currency.INR) -> AccountSpec:
     _check_ref(pool_ref, "pool:")
     return AccountSpec(AccountKind.POOL, currency, pool_ref)

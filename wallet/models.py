@@ -24,6 +24,7 @@ class AccountKind(models.TextChoices):
     HOUSE = "house", "House rake (sharded)"
     CASHIER = "cashier", "Cashier: money enters and leaves here (sharded)"
     WITHDRAWAL_HOLD = "withdrawal_hold", "Withdrawals waiting for approval"
+    TAX = "tax", "Tax withheld, owed to the tax authority"
 
 
 class JournalKind(models.TextChoices):
@@ -41,6 +42,8 @@ class JournalKind(models.TextChoices):
     WITHDRAWAL_PAID = "withdrawal_paid", "Withdrawal paid out"
     WITHDRAWAL_RELEASED = "withdrawal_released", "Withdrawal rejected, money back"
     CHIPS_TOPUP = "chips_topup", "Free practice chips"
+    TAX_WITHHELD = "tax_withheld", "Tax withheld on winnings"
+    TAX_RETURNED = "tax_returned", "Tax withheld, given back"
     REVERSAL = "reversal", "Reversal (correction)"
     ADJUSTMENT = "adjustment", "Manual posting"
 
@@ -204,7 +207,8 @@ class Withdrawal(models.Model):
         RETURNED = "returned", "Paid, then returned by the bank"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="withdrawals")
-    amount = models.BigIntegerField()
+    amount = models.BigIntegerField(help_text="Paid out: what was asked for, less the tax withheld.")
+    tax_withheld = models.BigIntegerField(default=0, help_text="Tax withheld at the request (R-PROT-8).")
     currency = models.CharField(max_length=8, choices=Currency.choices, default=Currency.INR)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REQUESTED)
     request_key = models.CharField(max_length=120, help_text="Dedupes a double-submitted request (per user).")

@@ -3,6 +3,7 @@ statement with its running balance, and the practice chips top-up. Amounts typed
 
 from __future__ import annotations
 
+import csv
 import uuid
 
 from django.contrib import messages
@@ -12,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from protection import kyc, money_play
-from wallet import cashier, reports
+from wallet import cashier, reports, tax
 from wallet.amounts import paise_from_rupees
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
@@ -82,10 +83,17 @@ def withdraw(request: HttpRequest) -> HttpResponse:
         amount = paise_from(request.POST.get("amount", ""))
         # The form carries a fresh key each time it is shown: a double submit is one request.
         key = request.POST.get("request_key") or None
-        cashier.request_withdrawal(request.user, amount, request_key=key)
+        made = cashier.request_withdrawal(request.user, amount, request_key=key)
     except (ValueError, WalletError) as error:
         return _page(request, {"withdraw": getattr(error, "message", str(error))})
-    messages.success(request, f"Withdrawal of {rupees(amount)} requested; staff will review it.")
+    if made.tax_withheld:
+        messages.success(
+            request,
+            f"Withdrawal of {rupees(made.amount)} requested ({rupees(made.tax_withheld)} tax withheld "
+            "on this year's winnings); staff will review it.",
+        )
+    else:
+        messages.success(request, f"Withdrawal of {rupees(made.amount)} requested; staff will review it.")
     return redirect("wallet:home")
 
 
@@ -100,3 +108,25 @@ def topup(request: HttpRequest) -> HttpResponse:
         return _page(request, {"chips": "You have had the free top-up for today; come back tomorrow."})
     messages.success(request, "Your practice chips are topped up.")
     return redirect("wallet:home")
+
+
+@login_required
+@require_GET
+def tax_year(request: HttpRequest) -> HttpResponse:
+    """The player's financial year so far as CSV (R-PROT-8): opening balance, deposits,
+    withdrawals, net winnings and tax withheld, in paise and in rupees."""
+    year = tax.year_of(request.user.pk)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tax_year_{year.start:%Y}_{request.user.pk}.csv"'
+    writer = csv.writer(response, lineterminator="\n")
+    writer.writerow(["line", "paise", "rupees"])
+    writer.writerow(["financial year from", year.start.date().isoformat(), ""])
+    for label, value in (
+        ("opening balance", year.opening_balance),
+        ("deposits", year.deposits),
+        ("withdrawals", year.withdrawals),
+        ("net winnings", year.net_winnings),
+        ("tax withheld", year.tax_withheld),
+    ):
+        writer.writerow([label, value, rupees(value)])
+    return response
