@@ -19,6 +19,7 @@ from games.errors import GameError
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
 from games.views_state import arrangement, score_card
 from games.words import browser_words, word
+from protection import money_play
 from wallet.money import money
 
 OPEN_STATUSES = (TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING)
@@ -63,9 +64,11 @@ def _render_lobby(
     templates = list(
         TableTemplate.objects.filter(active=True).order_by("variant", "entry_fee", "point_value")
     )
+    # Where money play is off for this player (R-PROT-1..3), they see practice tables only.
+    refusal = money_play.refusal(request.user) if request.user.is_authenticated else None
     variants: dict[str, list[TableTemplate]] = {}
     for template in templates:
-        if template.currency == "INR":
+        if template.currency == "INR" and refusal is None:
             variants.setdefault(template.get_variant_display(), []).append(template)
     practice = [t for t in templates if t.currency == "CHIPS"]
     open_tables = (
@@ -87,6 +90,7 @@ def _render_lobby(
         "my_tables": mine,
         "error": error,
         "error_for": error_for,
+        "money_refusal": refusal,
     }
     return render(request, "games/lobby.html", context, status=400 if error else 200)
 

@@ -40,7 +40,7 @@ def money_21(**fields: Any) -> TableTemplate:
 
 
 def practice_pool(**fields: Any) -> TableTemplate:
-    return money_pool(name="101 pool, chips", currency="CHIPS", entry_fee=10_00, **fields)
+    return money_pool(**{"name": "101 pool, chips", "currency": "CHIPS", "entry_fee": 10_00, **fields})
 
 
 def wallet(user: Any) -> int:

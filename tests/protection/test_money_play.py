@@ -113,3 +113,15 @@ def test_sign_up_records_the_region_and_refuses_a_bad_one__R_PROT_1(client):
     assert "ISO 3166-2" in refused.content.decode()
     assert client.post("/accounts/signup/", {**form, "region": "IN-TN"}).status_code == 302
     assert User.objects.get(username="newplayer").region == "IN-TN"
+
+
+def test_the_lobby_shows_practice_tables_only_where_money_play_is_off__R_PROT_1(alice, client, settings):
+    money_pool(name="Money pool for the lobby")
+    practice_pool(name="Chips pool for the lobby")
+    client.force_login(alice)
+    assert "Money pool for the lobby" in client.get("/games/").content.decode()
+    settings.MONEY_REGIONS = ["IN-GA"]
+    page = client.get("/games/").content.decode()
+    assert "Money pool for the lobby" not in page
+    assert "Chips pool for the lobby" in page
+    assert "Money play is not offered in Karnataka" in page
