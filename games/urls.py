@@ -15,5 +15,6 @@ urlpatterns = [
     path("invite/<str:code>/", views.invite, name="invite"),
     path("tables/<int:table_id>/scores/", views.scores, name="scores"),
     path("history/", views.history, name="history"),
+    path("reality-check/", views.reality_check, name="reality_check"),
     path("history/deals/<int:deal_id>/", views.deal_detail, name="deal"),
 ]

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, services
+from games import access, reality, services
 from games.bots import fill_with_bots
 from games.errors import GameError
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
@@ -205,6 +205,14 @@ def scores(request: HttpRequest, table_id: int) -> JsonResponse:
         return JsonResponse(score_card(table, request.user))
     except GameError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=403)
+
+
+@login_required
+@require_GET
+def reality_check(request: HttpRequest) -> JsonResponse:
+    """R-PROT-6: the player's money-play session so far, for the table page's reality check."""
+    found = reality.check(request.user)
+    return JsonResponse({**found, "net_text": money(found["net"], "INR")})
 
 
 @login_required

@@ -8,6 +8,7 @@ import { Connection } from "./table/connection.js";
 import * as model from "./table/hand.js";
 import { $, cardEl, handCells, initials, money, resultBody } from "./table/render.js";
 import { verifyDeal } from "./table/verify.js";
+import * as reality from "./table/reality.js";
 
 const app = $("table-app");
 const TABLE = app.dataset.table;
@@ -988,6 +989,32 @@ fourColour.onchange = () => {
 const buzz = $("buzz");
 buzz.checked = localStorage.getItem("rummy-buzz") === "1";
 buzz.onchange = () => localStorage.setItem("rummy-buzz", buzz.checked ? "1" : "0");
+
+// --- reality checks (money tables: R-PROT-6) ------------------------------------------------
+async function realityCheck() {
+  try {
+    const response = await fetch(app.dataset.realityUrl, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const check = await response.json();
+    if (!reality.due(check, Number(store.getItem(reality.key(check)) || 0))) return;
+    store.setItem(reality.key(check), String(check.count));
+    $("reality-body").textContent = reality.message(check);
+    $("reality").hidden = false;
+    $("reality-leave").focus();
+  } catch {
+    // no answer this minute: the next one asks again
+  }
+}
+$("reality-leave").onclick = () => {
+  const me = st.table && st.table.players.find((p) => p.player === ME);
+  if (!(me && me.leaving)) act("leave_after_deal");
+  $("reality").hidden = true;
+};
+$("reality-keep").onclick = () => ($("reality").hidden = true);
+if (app.dataset.realityUrl) {
+  setTimeout(realityCheck, 5000);
+  setInterval(realityCheck, 60000);
+}
 
 setInterval(() => conn.send({ type: "ping" }), 20000);
 window.addEventListener("online", () => conn.reconnectIfClosed());
