@@ -12,13 +12,23 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
+from accounts.regions import name_of
 from backoffice import actions
 from backoffice.access import staff_page
 from backoffice.live import waited_words
 from protection import exclusions, limits
-from protection.models import Exclusion, KycStatus, LimitChange, LimitKind, ProtectionEvent, Verification
+from protection.models import (
+    DocumentType,
+    Exclusion,
+    KycStatus,
+    LimitChange,
+    LimitKind,
+    ProtectionEvent,
+    Verification,
+)
 from protection.refusal import ProtectionError
 from wallet.errors import WalletError
 from wallet.money import rupees
@@ -73,6 +83,38 @@ def status_of(user: Any) -> dict[str, Any]:
     }
 
 
+def describe(event: ProtectionEvent) -> tuple[str, str]:
+    """(who, what) of one change, in words: amounts in rupees, times local, no codes."""
+    details = event.details or {}
+    if event.by is not None:
+        who = event.by.username
+    elif event.kind in ("kyc_verified", "kyc_rejected"):
+        who = "the identity provider"
+    else:
+        who = "the player"
+    if event.kind.startswith("limit_"):
+        kind = LimitKind(details.get("limit", LimitKind.DEPOSIT_DAY))
+        amount, was = details.get("amount"), details.get("was")
+        effective = parse_datetime(str(details.get("effective_at", "")))
+        what = (
+            f"{kind.label}: {rupees(amount) if amount else 'no limit'} "
+            f"(was {rupees(was) if was else 'no limit'})"
+            + (f", from {exclusions.when(effective)}" if effective else "")
+        )
+    elif event.kind.endswith("_taken"):
+        ends = parse_datetime(str(details.get("ends_at") or ""))
+        what = f"{details.get('label', '')}, until {exclusions.when(ends) if ends else 'for good'}"
+    elif event.kind == "kyc_submitted":
+        document = DocumentType(details.get("document_type", DocumentType.PAN)).label
+        reference = details.get("provider_ref", "")
+        what = f"{document} ending {details.get('last_four', '')} (provider's reference {reference})"
+    elif event.kind == "region_changed":
+        what = f"from {name_of(str(details.get('was', '')))} to {name_of(str(details.get('now', '')))}"
+    else:
+        what = str(details.get("reason", ""))
+    return who, what
+
+
 @staff_page(VIEW)
 def report(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
@@ -101,6 +143,8 @@ def report(request: HttpRequest) -> HttpResponse:
         "exclusions": [{"exclusion": e, "until": exclusions.when(e.ends_at)} for e in active],
         "limits": limit_rows,
         "pending_checks": Verification.objects.filter(status=KycStatus.PENDING).count(),
-        "events": ProtectionEvent.objects.select_related("user", "by")[:100],
+        "events": [
+            (event, *describe(event)) for event in ProtectionEvent.objects.select_related("user", "by")[:100]
+        ],
     }
     return render(request, "backoffice/protection.html", context)

@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
             name='LimitChange',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('deposit_day', 'Deposits per day'), ('deposit_week', 'Deposits per week'), ('deposit_month', 'Deposits per month'), ('stake_day', 'Money staked at tables per day')], max_length=16)),
+                ('kind', models.CharField(choices=[('deposit_day', 'Deposits per day'), ('deposit_week', 'Deposits per week'), ('deposit_month', 'Deposits per month'), ('stake_day', 'Stakes per day')], max_length=16)),
                 ('amount', models.BigIntegerField(blank=True, help_text='Paise; empty: no limit.', null=True)),
                 ('requested_at', models.DateTimeField()),
                 ('effective_at', models.DateTimeField()),

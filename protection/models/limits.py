@@ -10,7 +10,7 @@ class LimitKind(models.TextChoices):
     DEPOSIT_DAY = "deposit_day", "Deposits per day"
     DEPOSIT_WEEK = "deposit_week", "Deposits per week"
     DEPOSIT_MONTH = "deposit_month", "Deposits per month"
-    STAKE_DAY = "stake_day", "Money staked at tables per day"
+    STAKE_DAY = "stake_day", "Stakes per day"
 
 
 class LimitChange(models.Model):

@@ -95,6 +95,7 @@ def backoffice() -> None:
     from accounts.models import User
     from games import services
     from games.models import TableTemplate
+    from protection import kyc
     from wallet import cashier
 
     for name, role in STAFF.items():
@@ -103,6 +104,8 @@ def backoffice() -> None:
     players = {name: User.objects.get(username=name) for name in PLAYERS}
     for user in players.values():
         cashier.confirm_deposit(cashier.create_deposit(user, 25_000_50).provider_ref)
+    kyc.submit(players["carol"], "pan", "ABCDE1234C", provider=kyc.SandboxKyc())
+    kyc.decide(players["carol"], True, by=None, reason="the provider matched the name")
     cashier.request_withdrawal(players["carol"], 1_500_00)
     template = TableTemplate.objects.create(
         name="Staff 101 pool, ₹100",

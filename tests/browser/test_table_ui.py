@@ -74,6 +74,7 @@ def sign_up(context, url: str, name: str):  # type: ignore[no-untyped-def]
     page.fill("#id_password1", "green-felt-table-42")
     page.fill("#id_password2", "green-felt-table-42")
     page.fill("#id_date_of_birth", "1990-05-17")
+    page.select_option("#id_region", "IN-KA")
     page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r"/games/$"))
     return page

@@ -107,3 +107,19 @@ def test_no_page_shows_more_than_the_type_the_last_four_and_the_reference__R_PRO
     shown.force_login(staff)
     assert "ending 9012" in shown.get("/backoffice/identity/").content.decode()
     assert "123456789012" not in caplog.text
+
+
+def test_the_protection_page_says_each_change_in_words(newcomer):
+    from protection import exclusions, limits
+
+    limits.set_limit(newcomer, "deposit_day", 2_000_00)
+    exclusions.take(newcomer, "break_7d")
+    kyc.submit(newcomer, "pan", NUMBER)
+    staff = make_user("admin1", staff=True)
+    browser = Client()
+    browser.force_login(staff)
+    page = browser.get("/backoffice/protection/").content.decode()
+    assert "Deposits per day: ₹2,000.00 (was no limit)" in page
+    assert "A break of 7 days, until" in page
+    assert "PAN card ending 234Q" in page
+    assert "limit_lowered" not in page, "words, not codes"
