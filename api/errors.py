@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameError
+from protection.refusal import ProtectionError
 from wallet.errors import Code, WalletError
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(error_body(exc.code.value, exc.message), status=wallet_status(exc.code))
     if isinstance(exc, GameError):
         return Response(error_body(exc.code, exc.message), status=403 if exc.code == "private_table" else 409)
+    if isinstance(exc, ProtectionError):  # a limit, break or identity request refused
+        return Response(error_body(exc.code, exc.message), status=400 if exc.code.startswith("bad_") else 409)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE, before any parser
         return Response(error_body("too_large", "The request body is too large."), status=413)
     if isinstance(exc, Http404):

@@ -220,6 +220,48 @@ class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
     decided_at = serializers.DateTimeField(allow_null=True)
 
 
+class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.CharField(help_text="deposit_day, deposit_week, deposit_month or stake_day.")
+    amount = serializers.IntegerField(allow_null=True, help_text="In force now, paise; null: no limit.")
+    pending = serializers.IntegerField(allow_null=True, help_text="A raise or removal waiting, paise.")
+    pending_at = serializers.DateTimeField(allow_null=True, help_text="When the waiting change takes effect.")
+    left = serializers.IntegerField(allow_null=True, help_text="What the period leaves, paise.")
+
+
+class ProtectionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    money_play = serializers.BooleanField(help_text="May you play for money now?")
+    money_play_refused = serializers.CharField(allow_null=True, help_text="Why not, in words.")
+    region = serializers.CharField()
+    limits = LimitSerializer(many=True)
+    exclusion = serializers.CharField(allow_null=True, help_text="break or self_exclusion in force.")
+    exclusion_ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="Null with an exclusion: for good."
+    )
+    identity = serializers.CharField(help_text="unverified, pending, verified or rejected.")
+    identity_document = serializers.CharField(allow_blank=True, help_text="Its type and last four only.")
+
+
+class LimitRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = TextField(max_length=20, help_text="deposit_day, deposit_week, deposit_month or stake_day.")
+    amount = serializers.IntegerField(
+        allow_null=True,
+        min_value=1,
+        help_text="Paise; null: no limit. Lower: at once; higher: after cooling off.",
+    )
+
+
+class BreakRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    choice = TextField(
+        max_length=20,
+        help_text="break_1d, break_7d, break_30d, exclude_6m or exclude_forever. Cannot be undone.",
+    )
+
+
+class IdentityRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    document_type = TextField(max_length=20, help_text="pan, aadhaar, passport, driving_licence or voter_id.")
+    number = TextField(max_length=40, help_text="Checked by the provider; only its last four are kept.")
+
+
 class TopUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
     journal = serializers.CharField()
     balance = serializers.IntegerField(help_text="Chips balance after the top-up, in hundredths.")

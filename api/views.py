@@ -37,7 +37,10 @@ from backoffice.deals import deal_window, shuffle_verified
 from games import access, services
 from games.models import Deal, DealHand, Seat, Table, TableStatus, TableTemplate
 from games.views_state import events_for, table_view
+from protection import exclusions, kyc, limits, money_play
+from protection.models import LimitKind
 from wallet import cashier
+from wallet import limits as wallet_limits
 from wallet import reports as wallet_reports
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Withdrawal
@@ -499,6 +502,96 @@ class ChipsTopUpView(ApiView):
         journal = cashier.topup_chips(request.user)
         balance = balance_of(user_spec(request.user.pk, Currency.CHIPS))
         return Response(s.TopUpSerializer({"journal": journal.key, "balance": balance}).data)
+
+
+# --- player protection (docs/RULES.md, section 12) ------------------------------------------
+
+
+def _protection(user: Any) -> Response:
+    used = {room.kind: room.left for room in wallet_limits.rooms(user, tuple(LimitKind))}
+    refused = money_play.refusal(user)
+    current = exclusions.current(user)
+    identity = kyc.of(user)
+    body = {
+        "money_play": refused is None,
+        "money_play_refused": None if refused is None else refused.message,
+        "region": user.region,
+        "limits": [
+            {
+                "kind": found.kind.value,
+                "amount": found.amount,
+                "pending": found.pending,
+                "pending_at": found.pending_at,
+                "left": used.get(found.kind),
+            }
+            for found in limits.limits(user)
+        ],
+        "exclusion": None if current is None else current.kind,
+        "exclusion_ends_at": None if current is None else current.ends_at,
+        "identity": identity.status,
+        "identity_document": (
+            f"{identity.get_document_type_display()} ending {identity.last_four}"
+            if identity.document_type
+            else ""
+        ),
+    }
+    return Response(s.ProtectionSerializer(body).data)
+
+
+class ProtectionView(ApiView):
+    @extend_schema(
+        operation_id="protection_get",
+        summary="Your limits, break or self-exclusion, identity check and whether you may play for money",
+        responses={200: s.ProtectionSerializer, **errors()},
+        tags=["protection"],
+    )
+    def get(self, request: Request) -> Response:
+        return _protection(request.user)
+
+
+class LimitView(ApiView):
+    @extend_schema(
+        operation_id="protection_limit",
+        summary="Set a limit: lower at once, higher or none after the cooling-off period",
+        request=s.LimitRequestSerializer,
+        responses={200: s.ProtectionSerializer, **errors(400)},
+        tags=["protection"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.LimitRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        limits.set_limit(request.user, body.validated_data["kind"], body.validated_data["amount"])
+        return _protection(request.user)
+
+
+class BreakView(ApiView):
+    @extend_schema(
+        operation_id="protection_break",
+        summary="Take a break or exclude yourself from money play (nobody can end it early)",
+        request=s.BreakRequestSerializer,
+        responses={200: s.ProtectionSerializer, **errors(400, 409)},
+        tags=["protection"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.BreakRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        exclusions.take(request.user, body.validated_data["choice"])
+        return _protection(request.user)
+
+
+class IdentityView(ApiView):
+    @extend_schema(
+        operation_id="protection_identity",
+        summary="Send an identity document for checking (withdrawals need a verified identity)",
+        request=s.IdentityRequestSerializer,
+        responses={200: s.ProtectionSerializer, **errors(400, 409)},
+        tags=["protection"],
+    )
+    def post(self, request: Request) -> Response:
+        body = s.IdentityRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        kyc.submit(request.user, body.validated_data["document_type"], body.validated_data["number"])
+        return _protection(request.user)
 
 
 # --- history --------------------------------------------------------------------------------

@@ -129,8 +129,12 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
         ("withdrawal_list", alice, {}, {}, None, 200),
         ("withdrawal_create", alice, {}, {}, {"amount": 10000, "request_key": "walk-1"}, 201),
         ("chips_topup", alice, {}, {}, None, 200),
+        ("protection_get", alice, {}, {}, None, 200),
+        ("protection_limit", alice, {}, {}, {"kind": "deposit_day", "amount": 500000}, 200),
+        ("protection_identity", carol, {}, {}, {"document_type": "pan", "number": "ABCDE1234F"}, 409),
         ("history_list", alice, {}, {}, None, 200),
         ("history_deal", alice, {"pk": deal.pk}, {}, None, 200),
+        ("protection_break", users["bob"], {}, {}, {"choice": "break_1d"}, 200),
         *[("staff_report", sam, {"report": slug}, period, None, 200) for slug in REPORTS],
         ("staff_withdrawal_list", sam, {}, {"status": "requested"}, None, 200),
         (

@@ -123,3 +123,29 @@ def test_the_protection_page_says_each_change_in_words(newcomer):
     assert "A break of 7 days, until" in page
     assert "PAN card ending 234Q" in page
     assert "limit_lowered" not in page, "words, not codes"
+
+
+def test_a_program_manages_limits_breaks_and_identity_through_the_api__R_PROT_2_R_PROT_5_R_PROT_7(newcomer):
+    api = client_for(newcomer)
+    first = api.get("/api/protection/").json()
+    assert (first["money_play"], first["identity"], first["region"]) == (True, "unverified", "IN-KA")
+    body = api.post("/api/protection/limits/", {"kind": "stake_day", "amount": 50000}, format="json").json()
+    stake = next(row for row in body["limits"] if row["kind"] == "stake_day")
+    assert (stake["amount"], stake["left"]) == (50000, 50000)
+    raised = api.post("/api/protection/limits/", {"kind": "stake_day", "amount": 90000}, format="json").json()
+    stake = next(row for row in raised["limits"] if row["kind"] == "stake_day")
+    assert (stake["amount"], stake["pending"]) == (50000, 90000), "a raise waits"
+    assert_error(
+        api.post("/api/protection/limits/", {"kind": "weekly", "amount": 5}, format="json"), 400, "bad_limit"
+    )
+    sent = api.post(
+        "/api/protection/identity/", {"document_type": "pan", "number": NUMBER}, format="json"
+    ).json()
+    assert (sent["identity"], sent["identity_document"]) == ("pending", "PAN card ending 234Q")
+    assert NUMBER not in str(sent)
+    after = api.post("/api/protection/break/", {"choice": "exclude_6m"}, format="json").json()
+    assert (after["money_play"], after["exclusion"]) == (False, "self_exclusion")
+    assert "excluded yourself" in after["money_play_refused"]
+    assert_error(
+        api.post("/api/protection/break/", {"choice": "break_1d"}, format="json"), 409, "already_longer"
+    )
