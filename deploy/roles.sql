@@ -45,8 +45,11 @@ SELECT format('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA publ
 SELECT format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', :'app') \gexec
 
 -- The ledger is append-only (its triggers refuse UPDATE and DELETE too): read and add only.
+-- So are the records a regulator reads: the staff audit log, and each player's protection
+-- history and breaks or self-exclusions (nobody may lift or shorten one).
 SELECT format('REVOKE UPDATE, DELETE, TRUNCATE ON %I FROM %I', t, :'app')
-FROM unnest(ARRAY['wallet_journal', 'wallet_transfer', 'wallet_entry']) AS t
+FROM unnest(ARRAY['wallet_journal', 'wallet_transfer', 'wallet_entry', 'backoffice_auditlog',
+                  'protection_protectionevent', 'protection_exclusion']) AS t
 WHERE to_regclass(t) IS NOT NULL \gexec
 
 COMMIT;

@@ -77,6 +77,9 @@ def test_the_app_role_cannot_rewrite_the_ledger_nor_change_a_table(transactional
             assert refused(conn, f"UPDATE {table} SET id = id") == insufficient, table  # noqa: S608
             assert refused(conn, f"ALTER TABLE {table} DISABLE TRIGGER ALL") == insufficient, table
             assert refused(conn, f"DROP TRIGGER {table}_append_only ON {table}") == insufficient, table
+        for table in ("backoffice_auditlog", "protection_protectionevent", "protection_exclusion"):
+            assert refused(conn, f"DELETE FROM {table}") == insufficient, table  # noqa: S608
+            assert refused(conn, f"UPDATE {table} SET id = id") == insufficient, table  # noqa: S608
         assert refused(conn, "SET session_replication_role = replica") == insufficient
         # No DDL at all, and nothing else truncated either.
         assert refused(conn, "CREATE TABLE sneaky (id int)") == insufficient
