@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -12,12 +13,20 @@ from accounts.usernames import normalise, skeleton
 
 ADULT_AGE = 18
 
+# Django's forms are generic only to the type checker (django-stubs); at run time they are not.
+if TYPE_CHECKING:
+    _UserCreationForm = UserCreationForm[User]
+    _UserModelForm = forms.ModelForm[User]
+else:
+    _UserCreationForm = UserCreationForm
+    _UserModelForm = forms.ModelForm
+
 
 def age_on(born: dt.date, today: dt.date) -> int:
     return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(_UserCreationForm):
     display_name = forms.CharField(
         max_length=40, required=False, help_text="Optional: the name other players see."
     )
@@ -39,8 +48,8 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "display_name", "date_of_birth", "region")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.fields["region"].widget.choices = [("", "Choose your state or territory"), *regions.choices()]
 
     def clean_region(self) -> str:
@@ -77,15 +86,15 @@ def clean_region(value: str) -> str:
     return code
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(_UserModelForm):
     region = forms.CharField(label="Where you live", max_length=6, widget=forms.Select())
 
     class Meta:
         model = User
         fields = ("display_name", "email", "region")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         options = regions.choices()
         if self.instance.region not in dict(options):
             options = [(self.instance.region, regions.name_of(self.instance.region)), *options]

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
@@ -37,7 +37,7 @@ class User(AbstractUser):
         help_text="The name's look-alike form (accounts.usernames).",
     )
 
-    objects = Users()
+    objects: ClassVar[Users] = Users()
 
     class Meta:
         ordering = ["username"]
@@ -61,7 +61,9 @@ class User(AbstractUser):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """A new password ends every session, API token and websocket of the user (the
         password-change page then signs its own browser in again)."""
-        changed = self._password is not None and self.pk is not None and not self._state.adding
+        # AbstractBaseUser keeps a newly set password in ``_password`` until it is saved.
+        new_password = getattr(self, "_password", None)
+        changed = new_password is not None and self.pk is not None and not self._state.adding
         self.username = normalise(self.username)
         self.username_skeleton = skeleton(self.username)
         if kwargs.get("update_fields") is not None and "username" in kwargs["update_fields"]:

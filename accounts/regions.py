@@ -61,7 +61,8 @@ _SHAPE = re.compile(r"^[A-Z]{2}-[A-Z0-9]{1,3}$")
 def _countries() -> frozenset[str]:
     from babel import Locale
 
-    return frozenset(code for code in Locale("en").territories if len(code) == 2 and code.isalpha())
+    codes = (str(code) for code in Locale("en").territories)
+    return frozenset(code for code in codes if len(code) == 2 and code.isalpha())
 
 
 def normalise(code: str) -> str:

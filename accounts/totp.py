@@ -10,6 +10,7 @@ and write down the recovery codes, shown once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -54,7 +55,7 @@ class StaffTOTPMiddleware:
     up) their second factor; the staff API answers 403 ``totp_required``. Token-authenticated
     API calls are checked by ``IsStaff`` (a staff token is issued only with a code)."""
 
-    def __init__(self, get_response: Any) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

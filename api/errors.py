@@ -74,7 +74,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, exceptions.ValidationError):
         response.data = error_body(code, _first_message(exc.detail), field_errors=_as_fields(exc.detail))
     elif isinstance(exc, exceptions.Throttled):
-        wait = int(exc.wait or 0)
+        wait = int(getattr(exc, "wait", None) or 0)
         response.data = error_body(code, f"Too many requests: try again in {wait} seconds.")
     else:
         response.data = error_body(code, str(exc.detail))

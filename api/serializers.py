@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rest_framework import serializers
 
 from accounts.text import visible
 from backoffice.reports import MAX_DAYS, REPORTS, default_range
 from wallet.models import Currency
+
+# DRF's serializers are generic only to the type checker (djangorestframework-stubs).
+if TYPE_CHECKING:
+    Serializer = serializers.Serializer[Any]
+else:
+    Serializer = serializers.Serializer
 
 
 class TextField(serializers.CharField):
@@ -20,7 +26,7 @@ class TextField(serializers.CharField):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("not_text")
-        return super().to_internal_value(data)  # type: ignore[no-any-return]
+        return str(super().to_internal_value(data))
 
 
 #: The largest amount the API reads, in paise (₹1,00,00,000): far above every limit.
@@ -44,7 +50,7 @@ class PaiseField(serializers.IntegerField):
         return data
 
 
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ErrorSerializer(Serializer):
     error = serializers.CharField(help_text="A machine-readable code, e.g. insufficient_funds, not_found.")
     message = serializers.CharField(help_text="What went wrong, in plain words.")
     field_errors = serializers.DictField(
@@ -57,7 +63,7 @@ class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # --- auth -----------------------------------------------------------------------------------
 
 
-class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CredentialsSerializer(Serializer):
     username = TextField(max_length=150)
     password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
     totp = TextField(
@@ -65,7 +71,7 @@ class CredentialsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class SignUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SignUpSerializer(Serializer):
     username = TextField(max_length=150)
     password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
     date_of_birth = serializers.DateField(help_text="YYYY-MM-DD; players must be 18 or older.")
@@ -73,26 +79,26 @@ class SignUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
     region = TextField(max_length=6, help_text='Where the player lives: an ISO 3166-2 code, e.g. "IN-KA".')
 
 
-class SignedUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SignedUpSerializer(Serializer):
     user = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
 
 
-class TokenSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TokenSerializer(Serializer):
     token = serializers.CharField(help_text='Send as "Authorization: Token <token>".')
 
 
 # --- lobby and tables -----------------------------------------------------------------------
 
 
-class OpenTableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class OpenTableSerializer(Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     seats_taken = serializers.IntegerField()
 
 
-class LobbyTemplateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LobbyTemplateSerializer(Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     variant = serializers.CharField()
@@ -105,7 +111,7 @@ class LobbyTemplateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     open_tables = OpenTableSerializer(many=True)
 
 
-class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TablePlayerSerializer(Serializer):
     player = serializers.CharField(help_text="The player's user id, as a string.")
     name = serializers.CharField()
     status = serializers.CharField()
@@ -116,13 +122,13 @@ class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     held = serializers.IntegerField(allow_null=True, help_text="21-card: paise held on the seat.")
 
 
-class SplitOfferSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SplitOfferSerializer(Serializer):
     players = serializers.ListField(child=serializers.CharField())
     amounts = serializers.ListField(child=serializers.IntegerField())
     accepted = serializers.ListField(child=serializers.CharField())
 
 
-class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TableViewSerializer(Serializer):
     """The table as the requesting user may see it: their own hand only (a spectator sees none)."""
 
     table = serializers.IntegerField()
@@ -148,28 +154,30 @@ class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class TableEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TableEventSerializer(Serializer):
     v = serializers.IntegerField()
     type = serializers.CharField(required=False, help_text="Missing for an event meant for someone else.")
-    data = serializers.JSONField(required=False)
+    # A field named ``data`` shadows Serializer.data for the type checker only: it is the
+    # event's payload on the wire (docs/PROTOCOL.md), so the name stays.
+    data = serializers.JSONField(required=False)  # type: ignore[assignment]
 
 
 # --- wallet ---------------------------------------------------------------------------------
 
 
-class BalanceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BalanceSerializer(Serializer):
     currency = serializers.ChoiceField(choices=Currency.choices)
     balance = serializers.IntegerField()
     withdrawals_held = serializers.IntegerField(help_text="Requested withdrawals waiting for approval.")
 
 
-class WalletSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WalletSerializer(Serializer):
     user = serializers.IntegerField()
     username = serializers.CharField()
     balances = BalanceSerializer(many=True)
 
 
-class StatementLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StatementLineSerializer(Serializer):
     created_at = serializers.DateTimeField()
     key = serializers.CharField()
     kind = serializers.CharField()
@@ -178,7 +186,7 @@ class StatementLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
     version = serializers.IntegerField()
 
 
-class StatementSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StatementSerializer(Serializer):
     currency = serializers.CharField()
     balance = serializers.IntegerField()
     lines = StatementLineSerializer(many=True)
@@ -188,7 +196,7 @@ class StaffUserWalletSerializer(WalletSerializer):
     statement = StatementLineSerializer(many=True)
 
 
-class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DepositSerializer(Serializer):
     id = serializers.IntegerField()
     amount = serializers.IntegerField()
     currency = serializers.CharField()
@@ -199,7 +207,7 @@ class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]
     decided_at = serializers.DateTimeField(allow_null=True)
 
 
-class AmountSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class AmountSerializer(Serializer):
     amount = PaiseField(min_value=1, help_text="Paise.")
 
 
@@ -209,7 +217,7 @@ class WithdrawalRequestSerializer(AmountSerializer):
     )
 
 
-class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WithdrawalSerializer(Serializer):
     id = serializers.IntegerField()
     user = serializers.IntegerField(source="user_id")
     amount = serializers.IntegerField()
@@ -220,7 +228,7 @@ class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
     decided_at = serializers.DateTimeField(allow_null=True)
 
 
-class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LimitSerializer(Serializer):
     kind = serializers.CharField(help_text="deposit_day, deposit_week, deposit_month or stake_day.")
     amount = serializers.IntegerField(allow_null=True, help_text="In force now, paise; null: no limit.")
     pending = serializers.IntegerField(allow_null=True, help_text="A raise or removal waiting, paise.")
@@ -228,7 +236,7 @@ class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
     left = serializers.IntegerField(allow_null=True, help_text="What the period leaves, paise.")
 
 
-class ProtectionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ProtectionSerializer(Serializer):
     money_play = serializers.BooleanField(help_text="May you play for money now?")
     money_play_refused = serializers.CharField(allow_null=True, help_text="Why not, in words.")
     region = serializers.CharField()
@@ -241,7 +249,7 @@ class ProtectionSerializer(serializers.Serializer):  # type: ignore[type-arg]
     identity_document = serializers.CharField(allow_blank=True, help_text="Its type and last four only.")
 
 
-class LimitRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LimitRequestSerializer(Serializer):
     kind = TextField(max_length=20, help_text="deposit_day, deposit_week, deposit_month or stake_day.")
     amount = serializers.IntegerField(
         allow_null=True,
@@ -250,19 +258,19 @@ class LimitRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class BreakRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BreakRequestSerializer(Serializer):
     choice = TextField(
         max_length=20,
         help_text="break_1d, break_7d, break_30d, exclude_6m or exclude_forever. Cannot be undone.",
     )
 
 
-class IdentityRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class IdentityRequestSerializer(Serializer):
     document_type = TextField(max_length=20, help_text="pan, aadhaar, passport, driving_licence or voter_id.")
     number = TextField(max_length=40, help_text="Checked by the provider; only its last four are kept.")
 
 
-class TopUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TopUpSerializer(Serializer):
     journal = serializers.CharField()
     balance = serializers.IntegerField(help_text="Chips balance after the top-up, in hundredths.")
 
@@ -270,7 +278,7 @@ class TopUpSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # --- history --------------------------------------------------------------------------------
 
 
-class HistoryDealSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HistoryDealSerializer(Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     started_at = serializers.DateTimeField()
@@ -279,7 +287,7 @@ class HistoryDealSerializer(serializers.Serializer):  # type: ignore[type-arg]
     outcome = serializers.CharField(allow_null=True)
 
 
-class HistoryGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HistoryGameSerializer(Serializer):
     table = serializers.IntegerField()
     template = serializers.CharField()
     variant = serializers.CharField()
@@ -292,7 +300,7 @@ class HistoryGameSerializer(serializers.Serializer):  # type: ignore[type-arg]
     deals = HistoryDealSerializer(many=True)
 
 
-class DealHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DealHandSerializer(Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     outcome = serializers.CharField()
@@ -302,7 +310,7 @@ class DealHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
     grouping = serializers.JSONField(allow_null=True)
 
 
-class DealDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DealDetailSerializer(Serializer):
     id = serializers.IntegerField()
     table = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -319,7 +327,7 @@ class DealDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
 # --- staff ----------------------------------------------------------------------------------
 
 
-class ReasonSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReasonSerializer(Serializer):
     reason = TextField(max_length=500, help_text="Why: it goes into the audit log.")
 
     def validate_reason(self, value: str) -> str:
@@ -330,13 +338,13 @@ class ReasonSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return reason
 
 
-class JournalTransferSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class JournalTransferSerializer(Serializer):
     debit = serializers.CharField()
     credit = serializers.CharField()
     amount = serializers.IntegerField()
 
 
-class JournalSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class JournalSerializer(Serializer):
     id = serializers.IntegerField()
     key = serializers.CharField()
     kind = serializers.CharField()
@@ -348,24 +356,25 @@ class JournalSerializer(serializers.Serializer):  # type: ignore[type-arg]
     transfers = JournalTransferSerializer(many=True)
 
 
-class CancelledTableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CancelledTableSerializer(Serializer):
     table = serializers.IntegerField()
     status = serializers.CharField()
     version = serializers.IntegerField()
 
 
-class ReportColumnSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReportColumnSerializer(Serializer):
     key = serializers.CharField()
-    label = serializers.CharField()
+    # ``label`` shadows Field.label for the type checker only; it is the report column's name.
+    label = serializers.CharField()  # type: ignore[assignment]
     money = serializers.BooleanField()
 
 
-class ReportBreakdownSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReportBreakdownSerializer(Serializer):
     title = serializers.CharField()
     rows = serializers.ListField(child=serializers.DictField(child=serializers.JSONField()))
 
 
-class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReportSerializer(Serializer):
     report = serializers.ChoiceField(choices=list(REPORTS))
     title = serializers.CharField()
     start = serializers.DateField()
@@ -382,7 +391,7 @@ class ReportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     status = serializers.CharField(allow_blank=True, help_text='Reconciliation only: "ok" or "problems".')
 
 
-class ReportQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReportQuerySerializer(Serializer):
     start = serializers.DateField(required=False, help_text="Default: 29 days before the end.")
     end = serializers.DateField(required=False, help_text="Default: today.")
     currency = serializers.ChoiceField(choices=Currency.choices, required=False, default=Currency.INR)

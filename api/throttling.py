@@ -9,9 +9,15 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 class UserThrottle(UserRateThrottle):
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # type: ignore[no-any-return]
+        return _rate(self.scope)
 
 
 class AnonThrottle(AnonRateThrottle):
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)  # type: ignore[no-any-return]
+        return _rate(self.scope)
+
+
+def _rate(scope: str | None) -> str | None:
+    """The rate read from the settings at each request (so tests can change it)."""
+    rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope or "")
+    return None if rate is None else str(rate)

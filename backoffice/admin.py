@@ -7,12 +7,12 @@ from __future__ import annotations
 from django.contrib import admin
 
 from backoffice import admin_accounts, admin_games, admin_wallet  # noqa: F401 (their registrations)
-from backoffice.admin_mixins import ReadOnlyMixin
+from backoffice.admin_mixins import ModelAdmin, ReadOnlyMixin
 from backoffice.models import AuditLog
 
 
 @admin.register(AuditLog)
-class AuditLogAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditLogAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ("at", "actor", "action", "target", "reason")
     list_filter = ("action",)
     search_fields = ("target", "reason", "actor__username")

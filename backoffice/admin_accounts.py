@@ -4,6 +4,8 @@ audited. The risk role bans and unbans players (an action asking for a reason, a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import OuterRef, QuerySet, Subquery
@@ -27,8 +29,15 @@ def _balance(currency: str) -> Subquery:
     )
 
 
+# Generic only to the type checker (django-stubs), as in backoffice.admin_mixins.
+if TYPE_CHECKING:
+    _UserAdminBase = BaseUserAdmin[User]
+else:
+    _UserAdminBase = BaseUserAdmin
+
+
 @admin.register(User)
-class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[misc]
+class UserAdmin(AuditedMixin, StaffViewMixin, _UserAdminBase):
     list_display = (
         "username",
         "display_name",
@@ -56,15 +65,14 @@ class UserAdmin(AuditedMixin, StaffViewMixin, BaseUserAdmin):  # type: ignore[mi
     ]
     readonly_fields = ("wallet_balances", "recent_games")
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         ("Player", {"fields": ("display_name", "adult_confirmed_at", "is_bot")}),
         ("Wallet and games", {"fields": ("wallet_balances", "recent_games")}),
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        return (
-            super().get_queryset(request).annotate(inr=_balance(Currency.INR), chips=_balance(Currency.CHIPS))
-        )
+        users: QuerySet[User] = super().get_queryset(request)
+        return users.annotate(inr=_balance(Currency.INR), chips=_balance(Currency.CHIPS))
 
     @admin.display(description="INR", ordering="inr")
     def inr_balance(self, obj: User) -> str:

@@ -16,14 +16,21 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
-from backoffice.admin_mixins import AuditedMixin, ReadOnlyMixin, StaffViewMixin, reason_action
+from backoffice.admin_mixins import (
+    AuditedMixin,
+    ModelAdmin,
+    ReadOnlyMixin,
+    StaffViewMixin,
+    TabularInline,
+    reason_action,
+)
 from backoffice.deals import deal_events, hidden_data, secret_until_over, shuffle_verdict
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate
 from wallet.money import money as format_money
 
 
 @admin.register(TableTemplate)
-class TableTemplateAdmin(AuditedMixin, StaffViewMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class TableTemplateAdmin(AuditedMixin, StaffViewMixin, ModelAdmin):
     """Staff may add and change templates (each change audited); a template is retired by
     unticking ``active``, never deleted (its tables refer to it)."""
 
@@ -50,7 +57,7 @@ class TableTemplateAdmin(AuditedMixin, StaffViewMixin, admin.ModelAdmin):  # typ
         return False
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(TabularInline):
     model = Seat
     fields = ("position", "user", "status", "joined_at", "left_at")
     readonly_fields = fields
@@ -69,12 +76,20 @@ def _cancel(table: Table, reason: str, user: Any) -> Any:
 
 
 @admin.register(Table)
-class TableAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class TableAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ["id", "template", "status", "players", "version", "deadline", "created_at"]
     list_filter = ["status", "template__variant", "template__currency"]
     list_select_related = ["template"]
-    fields = ["template", "status", "version", "deadline", "created_at", "updated_at", "live_state", "deals"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "template",
+        "status",
+        "version",
+        "deadline",
+        "created_at",
+        "updated_at",
+        "live_state",
+        "deals",
+    )
     inlines = [SeatInline]
     actions = [
         reason_action(
@@ -145,7 +160,7 @@ def _waiting_for(state: dict[str, Any]) -> str:
         return "?"
 
 
-class DealHandInline(admin.TabularInline):  # type: ignore[type-arg]
+class DealHandInline(TabularInline):
     model = DealHand
     fields = ("user", "outcome", "score", "net", "hand", "grouping")
     readonly_fields = fields
@@ -160,11 +175,11 @@ class DealHandInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Deal)
-class DealAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class DealAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ["id", "table", "number", "started_at", "finished_at", "shuffle"]
     list_select_related = ["table__template"]
     search_fields = ["table__id"]
-    fields = [
+    fields = readonly_fields = (
         "table",
         "number",
         "dealer",
@@ -177,8 +192,7 @@ class DealAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
         "toss",
         "winner",
         "replay",
-    ]
-    readonly_fields = fields
+    )
     inlines = [DealHandInline]
 
     @admin.display(description="Shuffle")
@@ -217,21 +231,28 @@ class DealAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class SeatAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ["id", "table", "user", "position", "status", "joined_at", "left_at"]
     list_filter = ["status"]
     search_fields = ["user__username"]
 
 
 @admin.register(TableEvent)
-class TableEventAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class TableEventAdmin(ReadOnlyMixin, ModelAdmin):
     """A private event's data (a hand, a drawn card) shows only once its deal is over."""
 
     list_display = ["table", "version", "type", "visibility", "user", "created_at"]
     list_filter = ["type"]
     search_fields = ["table__id"]
-    fields = ["table", "version", "type", "visibility", "user", "created_at", "shown_data"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "table",
+        "version",
+        "type",
+        "visibility",
+        "user",
+        "created_at",
+        "shown_data",
+    )
 
     @admin.display(description="Data")
     def shown_data(self, obj: TableEvent) -> Any:

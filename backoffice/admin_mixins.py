@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -23,6 +23,17 @@ from backoffice.forms import ReasonForm
 from backoffice.models import AuditAction, AuditLog
 from games.errors import GameError
 from wallet.errors import WalletError
+
+# Django's admin classes are generic only to the type checker (django-stubs); the mixins below
+# are ModelAdmins to it, so their ``super()`` calls are checked.
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+    _AdminBase = admin.ModelAdmin[Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
+    _AdminBase = object
 
 
 def is_staff(request: HttpRequest) -> bool:
@@ -36,24 +47,24 @@ def is_staff(request: HttpRequest) -> bool:
 SECRET_FIELDS = frozenset({"state", "data", "result", "hand", "grouping", "seed", "toss_seed", "players"})
 
 
-class StaffViewMixin:
+class StaffViewMixin(_AdminBase):
     """Django's own view permission decides (granted by the staff groups); lookups stay off
     the secret fields."""
 
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if any(part in SECRET_FIELDS for part in lookup.split("__")):
             return False
-        return bool(super().lookup_allowed(lookup, value, request))  # type: ignore[misc]
+        return bool(super().lookup_allowed(lookup, value, request))
 
     def get_actions(self, request: HttpRequest) -> Any:
         """Only the actions the staff member's permissions allow (see :func:`reason_action`)."""
-        found = super().get_actions(request)  # type: ignore[misc]
-        return {
-            name: item
-            for name, item in found.items()
-            if request.user.has_perm(getattr(item[0], "required_permission", None) or "")
-            or not getattr(item[0], "required_permission", None)
-        }
+        found = super().get_actions(request)
+        allowed = {}
+        for name, item in found.items():
+            needed = getattr(item[0], "required_permission", None) if item else None
+            if not needed or request.user.has_perm(needed):
+                allowed[name] = item
+        return allowed
 
 
 class ReadOnlyMixin(StaffViewMixin):
@@ -67,26 +78,27 @@ class ReadOnlyMixin(StaffViewMixin):
         return False
 
 
-class AuditedMixin:
+class AuditedMixin(_AdminBase):
     """Write an audit row next to Django's own admin log entry for every add, change, delete."""
 
     def log_addition(self, request: HttpRequest, obj: Model, message: Any) -> Any:
-        entry = super().log_addition(request, obj, message)  # type: ignore[misc]
+        entry = super().log_addition(request, obj, message)
         _audit(request, AuditAction.ADMIN_ADD, obj, entry.get_change_message() or "Added.")
         return entry
 
     def log_change(self, request: HttpRequest, obj: Model, message: Any) -> Any:
-        entry = super().log_change(request, obj, message)  # type: ignore[misc]
+        entry = super().log_change(request, obj, message)
         _audit(request, AuditAction.ADMIN_CHANGE, obj, entry.get_change_message() or "No fields changed.")
         return entry
 
     def log_deletions(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         for obj in queryset:
             _audit(request, AuditAction.ADMIN_DELETE, obj, "Deleted.")
-        return super().log_deletions(request, queryset)  # type: ignore[misc]
+        return super().log_deletions(request, queryset)
 
 
 def _audit(request: HttpRequest, action: AuditAction, obj: Model, reason: str) -> None:
+    assert request.user.is_authenticated, "the admin is for signed-in staff only"
     AuditLog.objects.create(
         actor=request.user,
         action=action,
@@ -111,7 +123,7 @@ def reason_action(
     staff holding ``permission`` see the action (the action function checks it again).
     """
 
-    def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> Any:  # type: ignore[type-arg]
+    def action(modeladmin: ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         if not request.user.has_perm(permission):
             modeladmin.message_user(request, "Your role does not allow this action.", messages.ERROR)
             return None
@@ -145,5 +157,5 @@ def reason_action(
         )
 
     action.__name__ = name
-    action.required_permission = permission  # type: ignore[attr-defined]
+    action.__dict__["required_permission"] = permission  # for get_actions
     return admin.action(description=description)(action)

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
-from backoffice.admin_mixins import ReadOnlyMixin, reason_action
+from backoffice.admin_mixins import ModelAdmin, ReadOnlyMixin, TabularInline, reason_action
 from wallet.models import Account, Deposit, Entry, Journal, Transfer, Withdrawal
 from wallet.money import money as format_money
 
@@ -24,7 +24,7 @@ def money(value: int, currency: str = "INR") -> str:
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class AccountAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ("ref", "kind", "currency", "owner", "shown_balance", "version", "closed_at")
     list_filter = ("kind", "currency")
     search_fields = ("ref", "owner__username")
@@ -68,7 +68,7 @@ class AccountAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
         )
 
 
-class TransferInline(admin.TabularInline):  # type: ignore[type-arg]
+class TransferInline(TabularInline):
     model = Transfer
     fields = ("debit", "credit", "amount", "currency")
     readonly_fields = fields
@@ -90,7 +90,7 @@ def _reverse(journal: Journal, reason: str, user: Any) -> Any:
 
 
 @admin.register(Journal)
-class JournalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class JournalAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ("key", "kind", "currency", "created_at", "created_by", "reverses")
     list_filter = ("kind", "currency")
     search_fields = ("key",)
@@ -125,14 +125,14 @@ class JournalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Entry)
-class EntryAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class EntryAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = ("account", "version", "amount", "balance_after", "journal")
     search_fields = ("account__ref", "journal__key")
     list_select_related = ("account", "journal")
 
 
 @admin.register(Deposit)
-class DepositAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class DepositAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = (
         "id",
         "user",
@@ -164,7 +164,7 @@ def _correct(withdrawal: Withdrawal, reason: str, user: Any) -> Any:
 
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+class WithdrawalAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = (
         "id",
         "user",

@@ -44,6 +44,10 @@ from wallet.reconcile import reconcile, summary
 MAX_DAYS = 366
 
 
+#: One row of a report: column key -> value (a day, a name, an amount in paise).
+Row = dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Column:
     key: str
@@ -190,7 +194,7 @@ def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
     for (amount, created_at, _, _), meta in zip(entries, metas, strict=True):
         template, variant = tables.get(table_id_of(meta) or -1, ("", ""))
         groups[(local_day(created_at), meta.get("variant") or variant or "", template)] += amount
-    rows = [
+    rows: list[Row] = [
         {"day": day, "variant": variant, "template": template, "rake": amount}
         for (day, variant, template), amount in sorted(groups.items())
     ]
@@ -293,7 +297,7 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
         elif credit_kind == AccountKind.HOUSE:
             game["rake"] += amount
     tables = templates_of(table_id_of(g["meta"]) for g in games.values())
-    rows = []
+    rows: list[Row] = []
     for _, game in sorted(games.items(), key=lambda item: (item[1]["day"], item[0])):
         meta = game.pop("meta")
         template, variant = tables.get(table_id_of(meta) or -1, ("", ""))
@@ -391,16 +395,16 @@ def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
         .order_by("journal__created_at")
     )
     per_day: dict[date, dict[str, int]] = {d: defaultdict(int) for d in days(start, end)}
-    names = {kind: name for name, kind in CASH_KINDS.items()}
+    names: dict[str, str] = {str(kind): name for name, kind in CASH_KINDS.items()}
     for created_at, kind, amount in sums:
-        day = per_day[local_day(created_at)]
-        day[names[kind]] += amount
-        day[f"{names[kind]}_count"] += 1
-    rows = []
+        sums_of_day = per_day[local_day(created_at)]
+        sums_of_day[names[kind]] += amount
+        sums_of_day[f"{names[kind]}_count"] += 1
+    rows: list[Row] = []
     for day, values in per_day.items():
         if not values:
             continue
-        row = {"day": day, **{c.key: values.get(c.key, 0) for c in CASH_COLUMNS[1:-1]}}
+        row: Row = {"day": day, **{c.key: values.get(c.key, 0) for c in CASH_COLUMNS[1:-1]}}
         row["net_in"] = row["deposits"] - row["withdrawals_paid"]
         rows.append(row)
     pending_deposits = Deposit.objects.filter(status=Deposit.Status.PENDING, currency=currency).aggregate(
@@ -410,7 +414,7 @@ def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
         n=Count("id"), total=Sum("amount")
     )
     labels = days(start, end)
-    by_day = {row["day"]: row for row in rows}
+    by_day: dict[date, Row] = {row["day"]: row for row in rows}
     chart = charts.bars(
         "Deposits in and withdrawals paid out per day",
         [d.strftime("%d %b") for d in labels],
@@ -479,7 +483,7 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
     }
     tables = templates_of(table_of.values())
     owners = dict(User.objects.filter(pk__in={line.owner_id for line in lines}).values_list("pk", "username"))
-    rows = [
+    rows: list[Row] = [
         {
             "kind": line.kind,
             "ref": line.ref,
@@ -591,10 +595,11 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
         )
     )
 
-    def count_by_day(moments: Iterable[datetime]) -> dict[date, int]:
+    def count_by_day(moments: Iterable[datetime | None]) -> dict[date, int]:
         counted: dict[date, int] = defaultdict(int)
         for moment in moments:
-            counted[local_day(moment)] += 1
+            if moment is not None:
+                counted[local_day(moment)] += 1
         return counted
 
     opened = count_by_day(
@@ -612,7 +617,7 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
             finished_at__gte=low, finished_at__lt=high, table__template__currency=currency
         ).values_list("finished_at", flat=True)
     )
-    rows = []
+    rows: list[Row] = []
     everyone: set[int] = set()
     labels = days(start, end)
     for day in labels:
@@ -636,7 +641,7 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
     totals = _totals(ACTIVITY_COLUMNS, rows)
     totals["tables_active"] = len(all_tables)
     totals["players"] = len(everyone)
-    by_day = {row["day"]: row for row in rows}
+    by_day: dict[date, Row] = {row["day"]: row for row in rows}
     chart = charts.lines(
         "Active tables and players per day",
         [d.strftime("%d %b") for d in labels],
@@ -673,7 +678,7 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
     """The auditor's verdict (``wallet.reconcile``) and the balances it sums, per kind of account;
     the chart shows the journals posted per day of the range."""
     problems = reconcile()
-    rows = [
+    rows: list[Row] = [
         {"currency": cur, "kind": kind, "accounts": n, "balance": total or 0}
         for cur, kind, n, total in Account.objects.values_list("currency", "kind")
         .annotate(n=Count("id"), total=Sum("balance"))
@@ -785,7 +790,7 @@ def takings(start: date, end: date, currency: str = Currency.INR) -> Report:
         group = groups[(local_day(line.at), line.meta.get("variant") or variant or "", template)]
         group[line.column] += line.amount
     keys = [c.key for c in TAKINGS_COLUMNS[3:]]
-    rows = [
+    rows: list[Row] = [
         {"day": day, "variant": variant, "template": template, **{k: sums.get(k, 0) for k in keys}}
         for (day, variant, template), sums in sorted(groups.items())
         if any(sums.values())

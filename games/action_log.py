@@ -12,9 +12,11 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from games.errors import GameError
+
+Result = TypeVar("Result")
 
 log = logging.getLogger("games.actions")
 
@@ -24,9 +26,9 @@ def _kind(command: object) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(command).__name__).lower()
 
 
-def logged(run: Callable[..., Any]) -> Callable[..., Any]:
+def logged(run: Callable[..., Result]) -> Callable[..., Result]:
     @functools.wraps(run)
-    def wrapper(table_id: int, command_for: Callable[[Any], Any], **options: Any) -> Any:
+    def wrapper(table_id: int, command_for: Callable[[Any], Any], **options: Any) -> Result:
         seen: list[object] = []
 
         def noting(state: Any) -> Any:

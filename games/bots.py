@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from games import services
 from games.engine import deal as deals
 from games.engine import table as engine
+from games.engine.actions import Draw
 from games.engine.cards import Card, points
 from games.engine.solver import solve
 from games.errors import GameError
@@ -65,7 +66,7 @@ def choose(deal: deals.DealState, name: str) -> dict[str, Any] | None:
         if not seat.has_drawn and best.score >= HOPELESS_SHARE * variant.full_count:
             return {"type": "drop"}
         legal = deals.legal_actions(deal, name)
-        if any(isinstance(a, deals.Draw) and a.source == "open" for a in legal):
+        if any(isinstance(a, Draw) and a.source == "open" for a in legal):
             top = deal.open_pile[-1]
             with_top = solve(variant, jokers, (*seat.hand, top), packs=packs)
             if with_top.score < best.score + points(top, jokers) and any(top in g for g in with_top.groups):

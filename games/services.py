@@ -32,7 +32,10 @@ from games.engine import table as engine
 from games.engine.actions import ActionError, action_from_json, check_action
 from games.engine.deal import DealState, Timing, deal_result
 from games.engine.events import Event
-from games.engine.shuffle import new_seed, seed_hex
+
+# ``new_seed`` is looked up here at each deal, so the simulator can seed it (games.simulate).
+from games.engine.shuffle import new_seed as new_seed
+from games.engine.shuffle import seed_hex
 from games.engine.variants import variant_named
 from games.errors import GameError
 from games.models import (
@@ -240,7 +243,8 @@ def deferring_hooks() -> Iterator[list[Written]]:
     """Within this block (in this thread), keep each committed write for the caller instead of
     running the after-commit hooks: the websocket consumer runs them itself once it has answered
     (:func:`games.live.announce`). The list it yields fills as writes commit."""
-    _deferred.writes = writes = []
+    writes: list[Written] = []
+    _deferred.writes = writes
     try:
         yield writes
     finally:
@@ -639,7 +643,7 @@ def act(table_id: int, user: Any, action: Mapping[str, Any] | Any, *, at: int | 
             parsed = action
     except ActionError as error:
         raise GameError.from_engine(error) from None
-    table = _run(table_id, lambda state: parsed, at=at)  # type: ignore[arg-type,return-value]
+    table = _run(table_id, lambda state: parsed, at=at)
     assert table is not None
     return table
 
@@ -714,5 +718,9 @@ def sweep(*, at: int | None = None) -> int:
     """Expire every table whose deadline has passed (the periodic job); returns how many moved."""
     at = now_ms() if at is None else at
     when = datetime.fromtimestamp(at / 1000, tz=UTC)
-    due = Table.objects.filter(deadline__lte=when).values_list("id", "deadline_version")
-    return sum(1 for table_id, version in list(due) if expire(table_id, version, at=at))
+    due = Table.objects.filter(deadline__lte=when, deadline_version__isnull=False).values_list(
+        "id", "deadline_version"
+    )
+    return sum(
+        1 for table_id, version in list(due) if version is not None and expire(table_id, version, at=at)
+    )

@@ -145,14 +145,14 @@ def seeded(seed: int) -> Iterator[None]:
         return hashlib.sha256(f"simulate:{seed}:{next(counter)}".encode()).digest()
 
     hooks = list(services.after_commit)
-    services.new_seed = new_seed  # type: ignore[assignment]
+    services.new_seed = new_seed
     # Nothing is published and no timer is scheduled for simulated tables: the simulator applies
     # each deadline itself (services.expire, as the timers do), at its own clock.
     services.after_commit.clear()
     try:
         yield
     finally:
-        services.new_seed = original  # type: ignore[assignment]
+        services.new_seed = original
         services.after_commit[:] = hooks
 
 
@@ -572,7 +572,9 @@ class Simulator:
                 return
             if self.chance("wrong_show"):
                 services.act(table.pk, user, {"type": "draw", "source": "closed"}, at=at)
-                hand = [c.code for c in self.state(table).deal.seats[deal.turn].hand]  # type: ignore[union-attr]
+                drawn = self.state(table).deal
+                assert drawn is not None, "the deal runs: the player just drew"
+                hand = [c.code for c in drawn.seats[deal.turn].hand]
                 services.act(table.pk, user, {"type": "finish", "card": hand[0]}, at=self.tick(100, 1_000))
                 services.act(
                     table.pk, user, {"type": "declare", "groups": [hand[1:]]}, at=self.tick(100, 1_000)

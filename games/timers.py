@@ -103,6 +103,8 @@ def sweep() -> int:
     due = list(Table.objects.filter(deadline__lte=now).values_list("id", "deadline_version"))
     moved = 0
     for table_id, version in due:
+        if version is None:  # a deadline is always written with its version
+            continue
         try:
             moved += expire(table_id, version)
         except Exception:

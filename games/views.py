@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedRequest
 from games import access, reality, services
 from games.bots import fill_with_bots
 from games.errors import GameError
@@ -54,12 +56,12 @@ def _rows(templates: list[TableTemplate]) -> list[dict[str, Any]]:
 
 @login_required
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: AuthenticatedRequest) -> HttpResponse:
     return _render_lobby(request)
 
 
 def _render_lobby(
-    request: HttpRequest, error: GameError | None = None, error_for: int | None = None
+    request: AuthenticatedRequest, error: GameError | None = None, error_for: int | None = None
 ) -> HttpResponse:
     templates = list(
         TableTemplate.objects.filter(active=True).order_by("variant", "entry_fee", "point_value")
@@ -97,7 +99,7 @@ def _render_lobby(
 
 @login_required
 @require_POST
-def play_now(request: HttpRequest, template_id: int) -> HttpResponse:
+def play_now(request: AuthenticatedRequest, template_id: int) -> HttpResponse:
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
         table = services.play_now(request.user, template)
@@ -109,7 +111,7 @@ def play_now(request: HttpRequest, template_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("template"), pk=table_id)
     if not access.may_see(table, request.user, request.GET.get("code")):
         raise Http404("no such table")  # a private table is not revealed to the uninvited
@@ -127,7 +129,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def leave(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     """Leave now (``when=now``, the default) or after the running deal (``when=after_deal``,
     ``when=stay`` to take that back). Before the start the fee or hold is back at once."""
     table = get_object_or_404(Table, pk=table_id)
@@ -148,7 +150,7 @@ def leave(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def open_private(request: HttpRequest, template_id: int) -> HttpResponse:
+def open_private(request: AuthenticatedRequest, template_id: int) -> HttpResponse:
     """Open a private table of the template and sit at it; the table page shows the invitation."""
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
@@ -160,7 +162,7 @@ def open_private(request: HttpRequest, template_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def invite_form(request: HttpRequest) -> HttpResponse:
+def invite_form(request: AuthenticatedRequest) -> HttpResponse:
     """Typing an invitation code: sends the player to its invitation page."""
     code = access.normal_code(request.GET.get("code", ""))
     if code:
@@ -169,7 +171,7 @@ def invite_form(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def invite(request: HttpRequest, code: str) -> HttpResponse:
+def invite(request: AuthenticatedRequest, code: str) -> HttpResponse:
     """The invitation to a private table: who holds the code may see the table and sit."""
     table = Table.objects.select_related("template").filter(invite_code=access.normal_code(code)).first()
     if table is None or not access.holds_code(table, code):
@@ -187,7 +189,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def arrange(request: HttpRequest, table_id: int) -> JsonResponse:
+def arrange(request: AuthenticatedRequest, table_id: int) -> JsonResponse:
     """The auto-arrange button (R-SHOW-5): the solver's best grouping, applied by nobody."""
     table = get_object_or_404(Table, pk=table_id)
     try:
@@ -198,7 +200,7 @@ def arrange(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @login_required
 @require_GET
-def scores(request: HttpRequest, table_id: int) -> JsonResponse:
+def scores(request: AuthenticatedRequest, table_id: int) -> JsonResponse:
     """The score card and the last finished deal, for the table page's menu."""
     table = get_object_or_404(Table.objects.select_related("template"), pk=table_id)
     try:
@@ -209,7 +211,7 @@ def scores(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @login_required
 @require_GET
-def reality_check(request: HttpRequest) -> JsonResponse:
+def reality_check(request: AuthenticatedRequest) -> JsonResponse:
     """R-PROT-6: the player's money-play session so far, for the table page's reality check."""
     found = reality.check(request.user)
     return JsonResponse({**found, "net_text": money(found["net"], "INR")})
@@ -217,7 +219,7 @@ def reality_check(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_GET
-def history(request: HttpRequest) -> HttpResponse:
+def history(request: AuthenticatedRequest) -> HttpResponse:
     hands = (
         DealHand.objects.filter(user=request.user)
         .select_related("deal__table__template")
@@ -241,7 +243,7 @@ def verified(seed: str, commitment: str) -> bool:
 
 @login_required
 @require_GET
-def deal_detail(request: HttpRequest, deal_id: int) -> HttpResponse:
+def deal_detail(request: AuthenticatedRequest, deal_id: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("table__template"), pk=deal_id)
     if not DealHand.objects.filter(deal=deal, user=request.user).exists():
         raise Http404("not one of your deals")
@@ -272,7 +274,7 @@ def deal_detail(request: HttpRequest, deal_id: int) -> HttpResponse:
     return render(request, "games/deal.html", context)
 
 
-def _deal_events(events: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
+def _deal_events(events: Sequence[Mapping[str, Any]], number: int) -> list[dict[str, Any]]:
     """The public events of deal ``number``: from its ``deal_number`` event to its ``deal_over``."""
     out: list[dict[str, Any]] = []
     inside = False
@@ -281,7 +283,7 @@ def _deal_events(events: list[dict[str, Any]], number: int) -> list[dict[str, An
             inside = event["data"].get("number") == number
             continue
         if inside and event["type"] in REPLAY_TYPES:
-            out.append(event)
+            out.append(dict(event))
             if event["type"] == "deal_over":
                 break
     return out

@@ -187,14 +187,15 @@ def score_card(table: Table, user: Any) -> dict[str, Any]:
     variant = variant_named(template.variant)
     names = dict(Seat.objects.filter(table=table).values_list("user_id", "user__username"))
     deals = list(Deal.objects.filter(table=table).exclude(result=None).order_by("number"))
+    results: list[dict[str, Any]] = [deal.result or {} for deal in deals]  # finished deals only
     rows = [
         {
             "number": deal.number,
-            "winner": deal.result.get("winner"),
-            "scores": {p["player"]: p["score"] for p in deal.result["players"]},
-            "outcomes": {p["player"]: p["outcome"] for p in deal.result["players"]},
+            "winner": result.get("winner"),
+            "scores": {p["player"]: p["score"] for p in result["players"]},
+            "outcomes": {p["player"]: p["outcome"] for p in result["players"]},
         }
-        for deal in deals
+        for deal, result in zip(deals, results, strict=True)
     ]
     last = None
     if deals:
@@ -204,7 +205,7 @@ def score_card(table: Table, user: Any) -> dict[str, Any]:
         cut = deck[len(deal.players) * variant.hand_size]
         jokers = Jokers.from_cut(cut, value_cards=variant.is_points21)
         last = explain_result(
-            deal.result,
+            results[-1],
             variant,
             jokers,
             packs,

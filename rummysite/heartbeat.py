@@ -27,7 +27,7 @@ _KEEP_SECONDS = 86400
 
 
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return redis.Redis.from_url(str(settings.REDIS_URL), socket_timeout=2, socket_connect_timeout=2)
 
 
 def beat(role: str) -> None:
@@ -42,7 +42,8 @@ def beat(role: str) -> None:
 
 def age(role: str) -> float | None:
     """Seconds since ``role`` last beat, or None if it never did (or the beat expired)."""
-    value = _client().get(_PREFIX + role)
+    # redis-py types one client for sync and async use (Awaitable | Any); this one is sync.
+    value: bytes | None = _client().get(_PREFIX + role)  # type: ignore[assignment]
     if value is None:
         return None
     return max(0.0, time.time() - float(value))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -64,7 +65,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "rummysite.urls"
 
-TEMPLATES = [
+TEMPLATES: list[dict[str, Any]] = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
@@ -198,7 +199,7 @@ RECONCILE_EVERY_SECONDS = 3600.0
 STUCK_TABLE_SECONDS = env_int("STUCK_TABLE_SECONDS", 600, minimum=30)
 """The back office's live tables: a table unchanged this long stands out as stuck."""
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
 }
@@ -267,7 +268,7 @@ CONTENT_SECURITY_POLICY = {
 LOG_FORMAT = env_str("LOG_FORMAT") or "json"
 if LOG_FORMAT not in ("json", "text"):
     raise ImproperlyConfigured("LOG_FORMAT must be json or text")
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {

@@ -25,7 +25,7 @@ def withdrawal_problems(limit: int = 50) -> list[str]:
     """Withdrawals whose status disagrees with the ledger."""
     from wallet.models import Journal, JournalKind, Withdrawal
 
-    expected = {
+    expected: dict[str, tuple[str | None, bool]] = {
         Withdrawal.Status.REQUESTED: (None, False),
         Withdrawal.Status.PAID: (JournalKind.WITHDRAWAL_PAID, False),
         Withdrawal.Status.REJECTED: (JournalKind.WITHDRAWAL_RELEASED, False),

@@ -9,7 +9,7 @@ import csv
 from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass, fields
 from datetime import date, datetime, time, timedelta
-from typing import IO, Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -20,6 +20,9 @@ from django.db.models.functions import Coalesce, TruncDate
 from accounts.text import csv_cell
 from wallet.ledger import user_spec
 from wallet.models import Account, AccountKind, Currency, Entry, JournalKind, Transfer
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 
 def _local_day() -> TruncDate:
@@ -122,7 +125,7 @@ def held_in_play(currency: Currency = Currency.INR) -> list[HeldLine]:
     return [HeldLine(*row) for row in rows]
 
 
-def write_csv(out: IO[str], rows: Sequence[Any], header: Iterable[str] | None = None) -> None:
+def write_csv(out: SupportsWrite[str], rows: Sequence[Any], header: Iterable[str] | None = None) -> None:
     """Write dataclass rows as CSV with a header line (field names)."""
     writer = csv.writer(out, lineterminator="\n")
     if header is None and rows:

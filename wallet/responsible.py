@@ -12,8 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedRequest
 from protection import exclusions, kyc, limits, money_play
-from protection.models import DocumentType, LimitKind
+from protection.models import DocumentType, Exclusion, LimitKind
 from protection.refusal import ProtectionError
 from wallet.amounts import paise_from_rupees
 from wallet.limits import PERIOD_WORDS, rooms
@@ -44,20 +45,21 @@ def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpRes
         "money_refusal": money_play.refusal(request.user),
         "errors": errors or {},
     }
-    if context["current"] is not None:
-        context["current_until"] = exclusions.when(context["current"].ends_at)
+    current = context["current"]
+    if isinstance(current, Exclusion):
+        context["current_until"] = exclusions.when(current.ends_at)
     return render(request, "wallet/responsible.html", context, status=400 if errors else 200)
 
 
 @login_required
 @require_GET
-def page(request: HttpRequest) -> HttpResponse:
+def page(request: AuthenticatedRequest) -> HttpResponse:
     return _page(request)
 
 
 @login_required
 @require_POST
-def set_limit(request: HttpRequest) -> HttpResponse:
+def set_limit(request: AuthenticatedRequest) -> HttpResponse:
     kind = request.POST.get("kind", "")
     text = request.POST.get("amount", "").strip()
     try:
@@ -76,7 +78,7 @@ def set_limit(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def take_break(request: HttpRequest) -> HttpResponse:
+def take_break(request: AuthenticatedRequest) -> HttpResponse:
     if request.POST.get("confirm") != "yes":
         return _page(request, {"break": "Tick the box to confirm: nobody can end it early, not even you."})
     try:
@@ -89,7 +91,7 @@ def take_break(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def verify_identity(request: HttpRequest) -> HttpResponse:
+def verify_identity(request: AuthenticatedRequest) -> HttpResponse:
     try:
         kyc.submit(request.user, request.POST.get("document_type", ""), request.POST.get("number", ""))
     except ProtectionError as error:

@@ -94,15 +94,10 @@ def prepare(workers: int, total_ops: int) -> Setup:
     user_model = get_user_model()
     count = max(8, workers * 4)
     users = [
-        user_model.objects.create_user(username=f"stress-{run}-{i}", password=None)  # type: ignore[attr-defined]
-        for i in range(count)
+        user_model.objects.create_user(username=f"stress-{run}-{i}", password=None) for i in range(count)
     ]
-    staff = user_model.objects.create_user(  # type: ignore[attr-defined]
-        username=f"stress-{run}-staff", password=None, is_staff=True
-    )
-    second = user_model.objects.create_user(  # type: ignore[attr-defined]
-        username=f"stress-{run}-staff2", password=None, is_staff=True
-    )
+    staff = user_model.objects.create_user(username=f"stress-{run}-staff", password=None, is_staff=True)
+    second = user_model.objects.create_user(username=f"stress-{run}-staff2", password=None, is_staff=True)
     for user in users:
         deposit = cashier.create_deposit(user, START_BALANCE, provider=CALLBACK_LATER)
         cashier.confirm_deposit(deposit.provider_ref)

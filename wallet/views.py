@@ -8,10 +8,11 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthenticatedRequest
 from protection import kyc, money_play
 from wallet import cashier, reports, tax
 from wallet.amounts import paise_from_rupees
@@ -28,8 +29,8 @@ def paise_from(text: str) -> int:
     return paise_from_rupees(text)
 
 
-def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpResponse:
-    uid = request.user.pk
+def _page(request: AuthenticatedRequest, errors: dict[str, str] | None = None) -> HttpResponse:
+    uid = request.user.id
     statements = []
     for currency, title in ((Currency.INR, "Rupees"), (Currency.CHIPS, "Practice chips")):
         lines = [
@@ -55,13 +56,13 @@ def _page(request: HttpRequest, errors: dict[str, str] | None = None) -> HttpRes
 
 @login_required
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: AuthenticatedRequest) -> HttpResponse:
     return _page(request)
 
 
 @login_required
 @require_POST
-def deposit(request: HttpRequest) -> HttpResponse:
+def deposit(request: AuthenticatedRequest) -> HttpResponse:
     """The sandbox provider (only with PAYMENTS_SANDBOX) confirms at once by itself; a real
     provider calls back later."""
     try:
@@ -78,7 +79,7 @@ def deposit(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def withdraw(request: HttpRequest) -> HttpResponse:
+def withdraw(request: AuthenticatedRequest) -> HttpResponse:
     try:
         amount = paise_from(request.POST.get("amount", ""))
         # The form carries a fresh key each time it is shown: a double submit is one request.
@@ -99,7 +100,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def topup(request: HttpRequest) -> HttpResponse:
+def topup(request: AuthenticatedRequest) -> HttpResponse:
     try:
         journal = cashier.topup_chips(request.user)
     except WalletError as error:
@@ -112,10 +113,10 @@ def topup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def tax_year(request: HttpRequest) -> HttpResponse:
+def tax_year(request: AuthenticatedRequest) -> HttpResponse:
     """The player's financial year so far as CSV (R-PROT-8): opening balance, deposits,
     withdrawals, net winnings and tax withheld, in paise and in rupees."""
-    year = tax.year_of(request.user.pk)
+    year = tax.year_of(request.user.id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tax_year_{year.start:%Y}_{request.user.pk}.csv"'
     writer = csv.writer(response, lineterminator="\n")
