@@ -36,7 +36,8 @@ from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
 from games import access, services
-from games.models import Deal, DealHand, Seat, Table, TableStatus, TableTemplate
+from games.lobby import joinable_statuses, seats_taken
+from games.models import Deal, DealHand, Seat, Table, TableTemplate
 from games.views_state import events_for, table_view
 from protection import exclusions, kyc, limits, money_play
 from protection.models import LimitKind
@@ -183,17 +184,6 @@ class TokenView(ApiView):
 # --- lobby and tables -----------------------------------------------------------------------
 
 
-def _open_statuses(variant: str) -> list[str]:
-    statuses: list[str] = [TableStatus.WAITING, TableStatus.STARTING]
-    if variant == "points21":
-        statuses.append(TableStatus.PLAYING)
-    return statuses
-
-
-def _seats_taken(table: Table) -> int:
-    return sum(1 for p in (table.state or {}).get("players", []) if p.get("status") in ("seated", "in"))
-
-
 class LobbyView(ApiView):
     @extend_schema(
         operation_id="lobby",
@@ -209,11 +199,12 @@ class LobbyView(ApiView):
         )
         open_filter = Q()
         for template in templates:
-            open_filter |= Q(template=template, status__in=_open_statuses(template.variant))
-        tables: dict[int, list[Table]] = {}
+            open_filter |= Q(template=template, status__in=joinable_statuses(template.variant))
+        tables: dict[int, list[dict[str, Any]]] = {}
         if templates:
-            for table in Table.objects.filter(open_filter, private=False).order_by("id"):
-                tables.setdefault(table.template_id, []).append(table)
+            open_tables = Table.objects.filter(open_filter, private=False).annotate(taken=seats_taken())
+            for row in open_tables.order_by("id").values("id", "template_id", "status", "taken"):
+                tables.setdefault(row["template_id"], []).append(dict(row))
         data = [
             {
                 "id": t.pk,
@@ -226,7 +217,7 @@ class LobbyView(ApiView):
                 "rake_percent": t.rake_percent,
                 "bots_allowed": t.bots_allowed,
                 "open_tables": [
-                    {"id": table.pk, "status": table.status, "seats_taken": _seats_taken(table)}
+                    {"id": table["id"], "status": table["status"], "seats_taken": table["taken"]}
                     for table in tables.get(t.pk, [])[:20]
                 ],
             }

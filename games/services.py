@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, F, OuterRef, Subquery
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.action_log import logged
@@ -38,6 +38,7 @@ from games.engine.shuffle import new_seed as new_seed
 from games.engine.shuffle import seed_hex
 from games.engine.variants import variant_named
 from games.errors import GameError
+from games.lobby import joinable_statuses, seats_taken
 from games.models import (
     Deal,
     DealHand,
@@ -537,9 +538,7 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     if getattr(user, "is_staff", False) and template.currency != Currency.CHIPS:
         raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
     _money_play(user, template.currency, stake_of(rules_of(template), template.variant))
-    statuses = [TableStatus.WAITING, TableStatus.STARTING]
-    if template.variant == "points21":
-        statuses.append(TableStatus.PLAYING)
+    statuses = joinable_statuses(template.variant)
     # Conditions on the user's own seats as subqueries: a join across the seats would mix the
     # user's seat with other players' open seats (a 21-card player stood up could not sit again).
     mine = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk)
@@ -572,10 +571,9 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
 
 def _seat_somewhere(user: Any, template: TableTemplate, candidates: Any, at: int) -> Table:
     # The waiting table nearest to full first (it starts soonest), then the oldest.
-    taken = Seat.objects.filter(table=OuterRef("pk"), left_at__isnull=True).values("table")
     candidates = (
-        candidates.annotate(taken=Subquery(taken.annotate(n=Count("id")).values("n")[:1]))
-        .order_by(F("taken").desc(nulls_last=True), "id")
+        candidates.annotate(taken=seats_taken())
+        .order_by(F("taken").desc(), "id")
         .values_list("id", flat=True)[:20]
     )
     for table_id in list(candidates):

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -18,6 +17,7 @@ from accounts.http import AuthenticatedRequest
 from games import access, reality, services
 from games.bots import fill_with_bots
 from games.errors import GameError
+from games.lobby import seats_taken
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
 from games.views_state import arrangement, score_card
 from games.words import browser_words, word
@@ -76,7 +76,7 @@ def _render_lobby(
     open_tables = (
         Table.objects.filter(status__in=OPEN_STATUSES, template__active=True, private=False)
         .select_related("template")
-        .annotate(taken=Count("seats", filter=Q(seats__left_at__isnull=True)))
+        .annotate(taken=seats_taken())
         .order_by("-id")[:30]
     )
     mine = (

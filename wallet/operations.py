@@ -19,6 +19,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+# R-POOL-8's arithmetic is a rule of the game: the engine (the bottom layer, no Django, no
+# project import) owns it; the wallet applies it to the pool it has locked.
+from games.engine.pool import split_payouts
 from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
@@ -496,8 +499,6 @@ def _split(
         if by_drops is None:
             shares = [amount for _, amount in amounts]
         else:
-            from games.engine.pool import split_payouts
-
             shares = list(
                 split_payouts(
                     prize_pool=prize, entry_fee=by_drops["entry_fee"], drops_left=by_drops["drops_left"]
