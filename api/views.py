@@ -6,6 +6,7 @@ refusals come back as JSON errors through ``api.errors.exception_handler``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from axes.exceptions import AxesBackendPermissionDenied
@@ -537,6 +538,16 @@ def _protection(user: Any) -> Response:
     return Response(s.ProtectionSerializer(body).data)
 
 
+def _change(
+    request: Request, serializer: type[s.Serializer], change: Callable[[User, dict[str, Any]], object]
+) -> Response:
+    """Validate the body, make the one protection change it asks for, answer with the result."""
+    body = serializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    change(player(request), dict(body.validated_data))
+    return _protection(player(request))
+
+
 class ProtectionView(ApiView):
     @extend_schema(
         operation_id="protection_get",
@@ -557,10 +568,11 @@ class LimitView(ApiView):
         tags=["protection"],
     )
     def post(self, request: Request) -> Response:
-        body = s.LimitRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        limits.set_limit(request.user, body.validated_data["kind"], body.validated_data["amount"])
-        return _protection(request.user)
+        return _change(
+            request,
+            s.LimitRequestSerializer,
+            lambda user, data: limits.set_limit(user, data["kind"], data["amount"]),
+        )
 
 
 class BreakView(ApiView):
@@ -572,10 +584,9 @@ class BreakView(ApiView):
         tags=["protection"],
     )
     def post(self, request: Request) -> Response:
-        body = s.BreakRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        exclusions.take(request.user, body.validated_data["choice"])
-        return _protection(request.user)
+        return _change(
+            request, s.BreakRequestSerializer, lambda user, data: exclusions.take(user, data["choice"])
+        )
 
 
 class IdentityView(ApiView):
@@ -587,10 +598,11 @@ class IdentityView(ApiView):
         tags=["protection"],
     )
     def post(self, request: Request) -> Response:
-        body = s.IdentityRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        kyc.submit(request.user, body.validated_data["document_type"], body.validated_data["number"])
-        return _protection(request.user)
+        return _change(
+            request,
+            s.IdentityRequestSerializer,
+            lambda user, data: kyc.submit(user, data["document_type"], data["number"]),
+        )
 
 
 # --- history --------------------------------------------------------------------------------
