@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connections
 
+from protection import kyc
 from wallet import cashier
 from wallet import operations as ops
 from wallet.errors import WalletError
@@ -98,9 +99,12 @@ def prepare(workers: int, total_ops: int) -> Setup:
     ]
     staff = user_model.objects.create_user(username=f"stress-{run}-staff", password=None, is_staff=True)
     second = user_model.objects.create_user(username=f"stress-{run}-staff2", password=None, is_staff=True)
-    for user in users:
+    for number, user in enumerate(users):
         deposit = cashier.create_deposit(user, START_BALANCE, provider=CALLBACK_LATER)
         cashier.confirm_deposit(deposit.provider_ref)
+        # Withdrawals need a verified identity (R-PROT-7): the stress players have one.
+        kyc.submit(user, "pan", f"STRES{number:04d}X", provider=kyc.SandboxKyc())
+        kyc.decide(user, True, by=None, reason="stress set-up")
     return Setup(
         run=run,
         users=[u.pk for u in users],

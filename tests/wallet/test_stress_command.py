@@ -30,6 +30,8 @@ def test_it_runs_in_process_and_reconciles():
     assert 200 <= operations(text, workers=1) <= 202  # a scenario of several calls may end past 200
     assert "no violations; the ledger reconciles" in text
     assert Journal.objects.filter(kind="entry_fee").exists()
+    assert Journal.objects.filter(kind="withdrawal_paid").exists(), "withdrawals are exercised"
+    assert "kyc_required" not in text, "the stress players are verified"
 
 
 @pytest.mark.postgres
