@@ -72,11 +72,13 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
     ``{"error": code, "message": words, "id": id}``.
 
     Locks the table row first (as every write does), then looks for the id's receipt: a
-    second request with the same id waits for the first and gets its answer.
+    second request with the same id waits for the first and gets its answer. The write itself
+    reuses that lock (``services.holding``): one lock per action.
     """
     client_id, kind = check(frame)
     with transaction.atomic():
-        if not Table.objects.select_for_update().filter(pk=table_id).exists():
+        locked = Table.objects.select_for_update().select_related("template").filter(pk=table_id).first()
+        if locked is None:
             return {"error": "no_table", "message": "there is no such table", "id": client_id}
         receipt = ActionReceipt.objects.filter(
             table_id=table_id, user_id=user.pk, client_id=client_id
@@ -85,7 +87,7 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
         if receipt is None:
             receipt = ActionReceipt(table_id=table_id, user_id=user.pk, client_id=client_id, type=kind)
             try:
-                with transaction.atomic():
+                with transaction.atomic(), services.holding(locked):
                     table = _apply(table_id, user, kind, frame)
                     receipt.version = table.version
             except GameError as error:

@@ -173,8 +173,12 @@ def _run(
     before: Callable[[Table, engine.TableState], None] | None = None,
 ) -> Table | None:
     """Lock, apply, pay, record, publish on commit. Returns None when nothing applied."""
+    held, _held.table = _held.table, None  # used once: a failed write must not leave it stale
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("template").get(pk=table_id)
+        if held is not None and held.pk == table_id:
+            table = held  # locked by the caller in this transaction (``holding``)
+        else:
+            table = Table.objects.select_for_update().select_related("template").get(pk=table_id)
         if expect_version is not None and table.version != expect_version:
             return None
         state = engine.TableState.from_json(table.state)
@@ -230,6 +234,25 @@ def _run(
         )
         transaction.on_commit(lambda: _announce(written))
     return table
+
+
+class _Held(threading.local):
+    table: Table | None = None
+
+
+_held = _Held()
+
+
+@contextmanager
+def holding(table: Table) -> Iterator[None]:
+    """The caller has locked ``table`` (``select_for_update``, with its template) in the open
+    transaction: the next write to it here reuses that row instead of locking it again. The
+    websocket's actions lock the table first to find their receipt (games.client_actions)."""
+    _held.table = table
+    try:
+        yield
+    finally:
+        _held.table = None
 
 
 class _Deferred(threading.local):

@@ -89,6 +89,12 @@ class Setup:
     second_staff_id: int = 0
 
 
+#: The most wallet calls one scenario makes (a withdrawal: request, approval, a second approval
+#: for four eyes, and a deliberate repeat that must be refused): a worker may end this many
+#: minus one past its share of the operations.
+MOST_CALLS_PER_SCENARIO = 4
+
+
 def prepare(workers: int, total_ops: int) -> Setup:
     """Create the stress players (funded through the cashier) and a staff member."""
     run = uuid.uuid4().hex[:8]
@@ -170,7 +176,7 @@ class Worker:
         return function(*args, **kwargs)
 
     def step(self) -> None:
-        """Run one random scenario (one to three operations)."""
+        """Run one random scenario (one to :data:`MOST_CALLS_PER_SCENARIO` operations)."""
         name = self.rng.choices(self.names, self.weights)[0]
         try:
             getattr(self, f"op_{name}")(self.report.ops)
