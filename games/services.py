@@ -723,8 +723,15 @@ def start(table_id: int, *, at: int | None = None) -> Table | None:
 
 def expire(table_id: int, version: int, *, at: int | None = None) -> bool:
     """Apply the table's deadline if the table is still at ``version`` and the deadline has
-    passed; otherwise do nothing. Safe to call twice, late, or racing a move."""
+    passed; otherwise do nothing. Safe to call twice, late, or racing a move.
+
+    Each move schedules a deadline, and nearly all of them find the table moved on: a plain
+    read answers those without taking the table's row lock (which players' actions need).
+    The version is checked again under the lock (``_run``), so a move racing this read still
+    wins."""
     at = now_ms() if at is None else at
+    if not Table.objects.filter(pk=table_id, version=version).exists():
+        return False
 
     def command(state: engine.TableState) -> engine.Command | None:
         deadline = state.deadline_ms
