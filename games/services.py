@@ -529,7 +529,9 @@ def _lock_player(user: Any) -> None:
     are checked under this lock)."""
     from accounts.models import User
 
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    # FOR NO KEY UPDATE: ledger writes naming the player take a key-share lock on this row
+    # (protection.players.lock says why that matters).
+    list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
 
 
 def _check_open_seats(user: Any, table: Table | None) -> None:

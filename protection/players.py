@@ -10,8 +10,14 @@ def uid(user: Any) -> int:
 
 
 def lock(user: Any) -> None:
-    """Serialise one player's protection changes (and their joins: ``games.services`` locks the
-    same row first)."""
+    """Serialise one player's protection changes, deposits and withdrawals (and their joins:
+    ``games.services`` locks the same row first).
+
+    FOR NO KEY UPDATE, not FOR UPDATE: every ledger write that names the player (a journal's
+    ``created_by``, a new account's owner) takes a key-share lock on this row, which FOR UPDATE
+    would block. A withdrawal holding the player's row while it waits for their wallet account,
+    and a deposit's confirmation holding that account while it names the player, deadlocked
+    (seen under ``wallet_stress`` on PostgreSQL)."""
     from accounts.models import User
 
-    list(User.objects.select_for_update().filter(pk=uid(user)).values_list("pk", flat=True))
+    list(User.objects.select_for_update(no_key=True).filter(pk=uid(user)).values_list("pk", flat=True))
