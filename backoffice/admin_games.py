@@ -19,9 +19,9 @@ from backoffice import actions
 from backoffice.admin_mixins import (
     AuditedMixin,
     ModelAdmin,
+    ReadOnlyInline,
     ReadOnlyMixin,
     StaffViewMixin,
-    TabularInline,
     reason_action,
 )
 from backoffice.deals import deal_events, hidden_data, secret_until_over, shuffle_verdict
@@ -57,18 +57,10 @@ class TableTemplateAdmin(AuditedMixin, StaffViewMixin, ModelAdmin):
         return False
 
 
-class SeatInline(TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ("position", "user", "status", "joined_at", "left_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def _cancel(table: Table, reason: str, user: Any) -> Any:
@@ -160,18 +152,10 @@ def _waiting_for(state: dict[str, Any]) -> str:
         return "?"
 
 
-class DealHandInline(TabularInline):
+class DealHandInline(ReadOnlyInline):
     model = DealHand
     fields = ("user", "outcome", "score", "net", "hand", "grouping")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Deal)

@@ -78,6 +78,22 @@ class ReadOnlyMixin(StaffViewMixin):
         return False
 
 
+class ReadOnlyInline(TabularInline):
+    """Rows shown under their parent, never added, changed or deleted there."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class AuditedMixin(_AdminBase):
     """Write an audit row next to Django's own admin log entry for every add, change, delete."""
 

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from backoffice import actions
-from backoffice.admin_mixins import ModelAdmin, ReadOnlyMixin, TabularInline, reason_action
+from backoffice.admin_mixins import ModelAdmin, ReadOnlyInline, ReadOnlyMixin, reason_action
 from wallet.models import Account, Deposit, Entry, Journal, Transfer, Withdrawal
 from wallet.money import money as format_money
 
@@ -68,21 +68,10 @@ class AccountAdmin(ReadOnlyMixin, ModelAdmin):
         )
 
 
-class TransferInline(TabularInline):
+class TransferInline(ReadOnlyInline):
     model = Transfer
     fields = ("debit", "credit", "amount", "currency")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
 
 
 def _reverse(journal: Journal, reason: str, user: Any) -> Any:
