@@ -77,8 +77,9 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
     """
     client_id, kind = check(frame)
     with transaction.atomic():
-        locked = Table.objects.select_for_update().select_related("template").filter(pk=table_id).first()
-        if locked is None:
+        try:
+            locked = services.lock(table_id)
+        except Table.DoesNotExist:
             return {"error": "no_table", "message": "there is no such table", "id": client_id}
         receipt = ActionReceipt.objects.filter(
             table_id=table_id, user_id=user.pk, client_id=client_id

@@ -178,7 +178,7 @@ def _run(
         if held is not None and held.pk == table_id:
             table = held  # locked by the caller in this transaction (``holding``)
         else:
-            table = Table.objects.select_for_update().select_related("template").get(pk=table_id)
+            table = lock(table_id)
         if expect_version is not None and table.version != expect_version:
             return None
         state = engine.TableState.from_json(table.state)
@@ -234,6 +234,16 @@ def _run(
         )
         transaction.on_commit(lambda: _announce(written))
     return table
+
+
+def lock(table_id: int) -> Table:
+    """Lock the table's row for this transaction and read it with its template.
+
+    Only the table's row: ``of=("self",)`` keeps the template's row unlocked. A plain
+    ``FOR UPDATE`` over the join would lock the template too, and every table of one template
+    (all the 101 Pool tables of a lobby) would then take turns on that one row, one action at a
+    time across the site. :class:`Table.DoesNotExist` when there is none."""
+    return Table.objects.select_for_update(of=("self",)).select_related("template").get(pk=table_id)
 
 
 class _Held(threading.local):

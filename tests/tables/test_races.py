@@ -91,3 +91,46 @@ def test_it_seats_one_of_two_players_racing_for_the_last_seat(alice, bob, carol)
     assert sorted([wallet(bob), wallet(carol)]) == [100_000 - 2500, 100_000]
     assert len(state(table).seated) == 2
     assert reconcile() == []
+
+
+def test_a_locked_table_does_not_hold_up_another_table_of_its_template(players):
+    """The row lock is the table's alone: a plain ``FOR UPDATE`` over the join with the template
+    also locked the template's row, so every table of a template took turns, site-wide."""
+    from django.db import OperationalError, transaction
+
+    from games import client_actions
+
+    alice, bob, carol, dave = players[:4]
+    clock = Clock(start=services.now_ms() - 10_000)  # the websocket action below is at server time
+    tmpl = template(seats=2)
+    held = seat_all(tmpl, [alice, bob], clock)
+    other = seat_all(tmpl, [carol, dave], clock)
+    users = {str(carol.pk): carol, str(dave.pk): dave}
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                services.lock(held.pk)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '2s'")
+        player = users[turn_player(other)]
+        answer = client_actions.perform(other.pk, player, {"id": "a1", "type": "draw", "source": "closed"})
+        assert answer == {"ack": "a1", "v": Table.objects.get(pk=other.pk).version}
+        # The same lock on the held table does wait: the test can tell the two apart.
+        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+            services.lock(held.pk)
+    finally:
+        release.set()
+        holder.join()
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = 0")
