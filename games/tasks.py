@@ -1,14 +1,20 @@
 """Celery tasks for the game timers (``GAME_TIMERS=celery``): thin wrappers of :mod:`games.timers`.
 
-Every task is idempotent: ``expire_deadline`` applies a deadline only while the table is
-still at the version that set it and the deadline has passed; ``play_bots`` moves a bot only
-when the table waits for it; the sweep only applies what is overdue. A task delivered twice,
-late, or after a restart changes nothing more than the first delivery did.
+Every task is idempotent: the sweep applies a deadline only while the table is still at the
+version that set it and the deadline has passed; ``play_bots`` moves a bot only when the table
+waits for it. A task delivered twice, late, or after a restart changes nothing more than the
+first delivery did.
+
+Deadlines have no task of their own: beat's sweep, every ``GAME_SWEEP_SECONDS`` (1 s), applies
+whatever came due, from the ``deadline`` column every write keeps. A task per move with an
+``eta`` cost a broker message from the server and a database read in the worker for every
+move, nearly all of them to find the table moved on, and the worker held each one in memory
+until its time (the broker redelivers such tasks when they outlive its visibility timeout).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from celery import shared_task
 
@@ -16,28 +22,19 @@ from games import client_actions, timers
 
 
 class CeleryTimers:
-    """The timer backend of ``GAME_TIMERS=celery``: a task at each deadline (a little after it,
-    so a worker's clock slightly ahead of the writer's does not find it not yet due) and a bot
-    move a second after each write; beat sweeps (``CELERY_BEAT_SCHEDULE``)."""
+    """The timer backend of ``GAME_TIMERS=celery``: a bot move a second after each write at a
+    practice table with bots. Deadlines need nothing here: beat's sweep finds them in the table
+    rows (``CELERY_BEAT_SCHEDULE``)."""
 
     def schedule(self, table_id: int, version: int, due: datetime | None, with_bots: bool) -> None:
-        if due is not None:
-            expire_deadline.apply_async(
-                (table_id, version), eta=due + timers.ETA_MARGIN, expires=due + timedelta(minutes=5)
-            )
         if with_bots:
             play_bots.apply_async((table_id, version), countdown=timers.BOT_THINK_SECONDS)
 
 
-@shared_task(ignore_result=True, acks_late=True)
-def expire_deadline(table_id: int, version: int) -> bool:
-    """The deadline set by the write that brought table ``table_id`` to ``version``."""
-    return timers.expire(table_id, version)
-
-
 @shared_task(ignore_result=True)
 def sweep() -> int:
-    """Celery beat, every ``GAME_SWEEP_SECONDS``: apply every overdue deadline."""
+    """Celery beat, every ``GAME_SWEEP_SECONDS``: apply every overdue deadline (each table's
+    move, show, rejoin, split and start deadlines alike)."""
     return timers.sweep()
 
 

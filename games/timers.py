@@ -6,10 +6,11 @@ offer, the start countdown: R-TURN-5/6, R-DECL-1, R-SHOW-1, R-POOL-4/6) is appli
 that set it and the deadline has passed, so a timer that fires late, early or twice is
 harmless. Two ways run them, chosen by ``settings.GAME_TIMERS``:
 
-- ``celery`` (:class:`games.tasks.CeleryTimers`): after each write, a task with an ``eta`` at
-  the new deadline (and a bot move a second later on practice tables with bots); Celery beat
-  runs :func:`sweep` and :func:`drive_bots` every ``GAME_SWEEP_SECONDS``, so a lost task or a
-  restarted worker delays a timeout by seconds, never forever.
+- ``celery`` (:class:`games.tasks.CeleryTimers`): Celery beat runs :func:`sweep` every
+  ``GAME_SWEEP_SECONDS`` (1 s), which applies every deadline that has passed, so a timeout
+  lands within about a second of its time, and a restarted worker or beat delays it by
+  seconds, never forever; after each write at a practice table with bots, a bot move a second
+  later, and :func:`drive_bots` from beat as the backstop.
 - ``embedded`` (:class:`games.scheduler.EmbeddedTimers`): an asyncio task inside daphne runs
   :func:`tick` every second, and each write wakes it at its new deadline.
 
@@ -38,9 +39,6 @@ log = logging.getLogger(__name__)
 BOT_THINK_SECONDS = 1.0
 #: Actions one bot may make in one call: a draw and a discard, or a finish and a declaration.
 BOT_ACTIONS_PER_TURN = 3
-#: A deadline task is sent this much after the deadline, so a worker's clock a little ahead of
-#: the writer's does not find it not yet due.
-ETA_MARGIN = timedelta(milliseconds=50)
 
 
 def mode() -> str:

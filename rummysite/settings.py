@@ -180,14 +180,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
-# Game timers (deadlines, the sweep, bots): "celery" (a task per deadline, beat sweeps; needs
+# Game timers (deadlines, the sweep, bots): "celery" (beat sweeps the deadlines; needs
 # a worker and beat, see `make run-prod`), "embedded" (an asyncio scheduler inside daphne) or
 # "off" (nothing runs timers: for tests and one-off commands). See docs/PROTOCOL.md, "Timers".
 GAME_TIMERS = env_str("GAME_TIMERS") or ("celery" if REDIS_URL else "embedded")
 if GAME_TIMERS not in ("celery", "embedded", "off"):
     raise ImproperlyConfigured("GAME_TIMERS must be celery, embedded or off")
-GAME_SWEEP_SECONDS = 2.0
-"""Celery beat: how often overdue deadlines are swept and bots nudged (the embedded scheduler: 1 s)."""
+GAME_SWEEP_SECONDS = 1.0
+"""Celery beat: how often overdue deadlines are applied and bots nudged (as the embedded
+scheduler's tick): a timeout lands at most about this long after its time."""
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-tables": {"task": "games.tasks.sweep", "schedule": GAME_SWEEP_SECONDS},
     "drive-bots": {"task": "games.tasks.drive_bots", "schedule": GAME_SWEEP_SECONDS},

@@ -41,9 +41,10 @@ def version(table_id: int) -> int:
 
 
 def expire_task(table_id: int, at_version: int | None = None) -> bool:
-    """The deadline task as Celery runs it (eagerly, in this process)."""
+    """The deadline set at ``at_version`` (the table's version by default), as the sweep
+    applies it: the sweep task itself is tested below."""
     at_version = version(table_id) if at_version is None else at_version
-    return tasks.expire_deadline.apply(args=(table_id, at_version)).get()
+    return timers.expire(table_id, at_version)
 
 
 def user_of(people, name: str):
@@ -175,25 +176,22 @@ def test_the_sweep_goes_on_past_a_table_that_fails(people, clock, monkeypatch):
 # --- scheduling after each write ---------------------------------------------------------------------
 
 
-def test_each_write_schedules_its_deadline_with_celery(people, settings, monkeypatch):
+def test_a_write_sends_no_task_for_its_deadline_and_the_sweep_task_applies_it(people, settings, monkeypatch, clock):
+    """Deadlines are swept from the table rows every second; no message per move."""
     settings.GAME_TIMERS = "celery"
     sent = []
-    monkeypatch.setattr(
-        tasks.expire_deadline, "apply_async", lambda args, **options: sent.append(("expire", args, options))
-    )
-    monkeypatch.setattr(
-        tasks.play_bots, "apply_async", lambda args, **options: sent.append(("bots", args, options))
-    )
+    monkeypatch.setattr(tasks.play_bots, "apply_async", lambda args, **options: sent.append((args, options)))
     table = seat([people["alice"], people["bob"]], seats=2)
     mover = user_of(people, turn_of(table.pk))
-    sent.clear()
     services.act(table.pk, mover, {"type": "draw", "source": "closed"})
-    row = Table.objects.get(pk=table.pk)
-    assert len(sent) == 1
-    kind, args, options = sent[0]
-    assert (kind, args) == ("expire", (table.pk, row.version))
-    assert options["eta"] == row.deadline + timers.ETA_MARGIN
-    assert options["eta"] == datetime.fromtimestamp(deadline_ms(table.pk) / 1000, tz=UTC) + timers.ETA_MARGIN
+    assert sent == []
+    assert tasks.sweep.apply().get() == 0, "nothing is due yet"
+    set_at = version(table.pk)
+    clock.to(deadline_ms(table.pk))
+    assert tasks.sweep.apply().get() == 1
+    assert types_after(table.pk, set_at)[0] == "missed_move"
+    assert tasks.sweep.apply().get() == 0, "the same deadline is not applied twice"
+    assert settings.CELERY_BEAT_SCHEDULE["sweep-overdue-tables"]["schedule"] == settings.GAME_SWEEP_SECONDS == 1.0
 
 
 def test_a_broker_that_is_down_does_not_fail_the_write(people, settings, monkeypatch):
@@ -202,15 +200,15 @@ def test_a_broker_that_is_down_does_not_fail_the_write(people, settings, monkeyp
     def down(*args, **kwargs):
         raise ConnectionError("broker unreachable")
 
-    monkeypatch.setattr(tasks.expire_deadline, "apply_async", down)
-    table = seat([people["alice"], people["bob"]], seats=2)
+    monkeypatch.setattr(tasks.play_bots, "apply_async", down)
+    bot = make_user("robo", bot=True)
+    table = seat([people["alice"], bot], seats=2, bots_allowed=True)
     assert state(table.pk).phase is engine.Phase.PLAYING
 
 
 def test_bot_tables_get_a_bot_move_after_each_write(people, settings, monkeypatch):
     settings.GAME_TIMERS = "celery"
     sent = []
-    monkeypatch.setattr(tasks.expire_deadline, "apply_async", lambda args, **options: None)
     monkeypatch.setattr(tasks.play_bots, "apply_async", lambda args, **options: sent.append((args, options)))
     bot = make_user("robo", bot=True)
     table = seat([people["alice"], bot], seats=2, bots_allowed=True)
