@@ -73,33 +73,61 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
 
     Locks the table row first (as every write does), then looks for the id's receipt: a
     second request with the same id waits for the first and gets its answer. The write itself
-    reuses that lock (``services.holding``): one lock per action.
+    reuses that lock (``services.holding``), and the receipt is written in the same
+    transaction, with no savepoint: an action refused by the rules rolls all of it back, and
+    its answer is then recorded on its own (:func:`_refused`).
     """
     client_id, kind = check(frame)
-    with transaction.atomic():
-        try:
-            locked = services.lock(table_id)
-        except Table.DoesNotExist:
-            return {"error": "no_table", "message": "there is no such table", "id": client_id}
-        receipt = ActionReceipt.objects.filter(
-            table_id=table_id, user_id=user.pk, client_id=client_id
-        ).first()
-        table = None
-        if receipt is None:
-            receipt = ActionReceipt(table_id=table_id, user_id=user.pk, client_id=client_id, type=kind)
+    try:
+        with transaction.atomic():
             try:
-                with transaction.atomic(), services.holding(locked):
+                locked = services.lock(table_id)
+            except Table.DoesNotExist:
+                return {"error": "no_table", "message": "there is no such table", "id": client_id}
+            receipt = _receipt(table_id, user, client_id)
+            table = None
+            if receipt is None:
+                with services.holding(locked):
                     table = _apply(table_id, user, kind, frame)
-                    receipt.version = table.version
-            except GameError as error:
-                receipt.error, receipt.message = error.code[:40], error.message[:300]
-            receipt.save()
-        answer = receipt.answer()
-        if kind == "save_grouping" and "ack" in answer:
-            # The engine's labels of the groups and the hand's points (docs/PROTOCOL.md).
-            labels = grouping_labels(table or Table.objects.get(pk=table_id), user)
-            if labels is not None:
-                answer["grouping"] = labels
+                receipt = ActionReceipt.objects.create(
+                    table_id=table_id, user_id=user.pk, client_id=client_id, type=kind, version=table.version
+                )
+            return _answer(receipt, kind, table_id, user, table)
+    except GameError as error:
+        return _refused(table_id, user, client_id, kind, error)
+
+
+def _receipt(table_id: int, user: Any, client_id: str) -> ActionReceipt | None:
+    return ActionReceipt.objects.filter(table_id=table_id, user_id=user.pk, client_id=client_id).first()
+
+
+def _refused(table_id: int, user: Any, client_id: str, kind: str, error: GameError) -> dict[str, Any]:
+    """Record and answer an action the rules refused: nothing of it was written. Under the
+    table's lock again, so that the same id sent twice at once still gets one answer."""
+    with transaction.atomic():
+        services.lock(table_id)
+        receipt = _receipt(table_id, user, client_id)
+        if receipt is None:
+            receipt = ActionReceipt.objects.create(
+                table_id=table_id,
+                user_id=user.pk,
+                client_id=client_id,
+                type=kind,
+                error=error.code[:40],
+                message=error.message[:300],
+            )
+        return receipt.answer()
+
+
+def _answer(
+    receipt: ActionReceipt, kind: str, table_id: int, user: Any, table: Table | None
+) -> dict[str, Any]:
+    answer = receipt.answer()
+    if kind == "save_grouping" and "ack" in answer:
+        # The engine's labels of the groups and the hand's points (docs/PROTOCOL.md).
+        labels = grouping_labels(table or Table.objects.get(pk=table_id), user)
+        if labels is not None:
+            answer["grouping"] = labels
     return answer
 
 

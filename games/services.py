@@ -174,11 +174,11 @@ def _run(
 ) -> Table | None:
     """Lock, apply, pay, record, publish on commit. Returns None when nothing applied."""
     held, _held.table = _held.table, None  # used once: a failed write must not leave it stale
-    with transaction.atomic():
-        if held is not None and held.pk == table_id:
-            table = held  # locked by the caller in this transaction (``holding``)
-        else:
-            table = lock(table_id)
+    held = held if held is not None and held.pk == table_id else None
+    # A caller holding the lock owns the transaction and rolls all of it back on an error, so
+    # the write needs no savepoint of its own there (``holding``).
+    with transaction.atomic(savepoint=held is None):
+        table = held if held is not None else lock(table_id)
         if expect_version is not None and table.version != expect_version:
             return None
         state = engine.TableState.from_json(table.state)
@@ -255,9 +255,10 @@ _held = _Held()
 
 @contextmanager
 def holding(table: Table) -> Iterator[None]:
-    """The caller has locked ``table`` (``select_for_update``, with its template) in the open
-    transaction: the next write to it here reuses that row instead of locking it again. The
-    websocket's actions lock the table first to find their receipt (games.client_actions)."""
+    """The caller has locked ``table`` (:func:`lock`) in the open transaction: the next write to
+    it here reuses that row instead of locking it again, and takes no savepoint, so the caller
+    must let an error roll back its whole transaction. The websocket's actions lock the table
+    first to find their receipt (games.client_actions)."""
     _held.table = table
     try:
         yield

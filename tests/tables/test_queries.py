@@ -48,3 +48,28 @@ def test_it_reads_a_players_view_and_events_in_few_queries(alice, bob, django_as
     with django_assert_num_queries(1):
         events = events_for(table, alice, 0)
     assert len(events) == table.version
+
+
+WEBSOCKET_ACTION_QUERIES = 7
+"""SAVEPOINT (the test's transaction; BEGIN in production), SELECT ... FOR UPDATE of the table
+alone, SELECT the receipt, INSERT events, UPDATE table, INSERT the receipt, RELEASE SAVEPOINT
+(COMMIT): one lock, and no savepoint of the action's own."""
+
+
+def test_a_websocket_action_is_one_lock_and_its_receipt_with_no_savepoint(
+    alice, bob, django_assert_num_queries
+):
+    from games import client_actions
+
+    clock = Clock(start=services.now_ms() - 10_000)  # the action runs at server time
+    table = seat_all(template(seats=2), [alice, bob], clock)
+    first, _second = in_turn_order(table, [alice, bob])
+    with django_assert_num_queries(WEBSOCKET_ACTION_QUERIES) as captured:
+        answer = client_actions.perform(table.pk, first, {"id": "d1", "type": "draw", "source": "closed"})
+    assert answer == {"ack": "d1", "v": Table.objects.get(pk=table.pk).version}
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert sum("SAVEPOINT" in sql and "RELEASE" not in sql for sql in statements) == 1
+    locks = [sql for sql in statements if "FOR UPDATE" in sql]
+    if locks:  # SQLite has no row locks
+        assert len(locks) == 1
+        assert 'FOR UPDATE OF "games_table"' in locks[0]
