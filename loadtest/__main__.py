@@ -84,28 +84,55 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def phases(tables: int, rate: float, lockstep: bool) -> list[float]:
+    """Each table's delay before its first action: spread evenly over one action's interval, as
+    independent tables are on a real site, or none at all with ``lockstep`` (every table acts in
+    the same instant: a burst of one action per table each interval, the worst case)."""
+    if lockstep:
+        return [0.0] * tables
+    return [index / (tables * rate) for index in range(tables)]
+
+
 async def _run_step(
-    url: str, origin: str, layout: list[list[Seat]], rate: float, warmup: float, duration: float, echo: bool
-) -> tuple[list[Table], float]:
+    url: str,
+    origin: str,
+    layout: list[list[Seat]],
+    rate: float,
+    warmup: float,
+    duration: float,
+    echo: bool,
+    lockstep: bool,
+    meter: procs.CpuMeter,
+) -> tuple[list[Table], float, float]:
+    """Open the tables, warm up, then measure ``duration`` seconds: the tables, the measured
+    seconds, and the generator's CPU seconds meanwhile. The server's CPU is metered over the
+    measured actions alone (and the half second their last events take to arrive), not over
+    opening the connections or the warm-up."""
     tables = [Table(url, origin, seats, echo=echo) for seats in layout]
     for start in range(0, len(tables), 20):
         await asyncio.gather(*(table.open() for table in tables[start : start + 20]))
     await asyncio.sleep(0.5)  # the first snapshots
     began = time.monotonic()
     until = began + warmup
+    for table, offset in zip(tables, phases(len(tables), rate, lockstep), strict=True):
+        table.next_at = began + offset
     await asyncio.gather(*(table.drive(rate, until, timeout=10) for table in tables))
     for table in tables:
         table.samples.clear()
         for player in table.players:
             player.errors.clear()
             player.gaps = 0
+    meter.start()
+    own_before = procs.own_cpu_seconds()
     measured = time.monotonic()
     await asyncio.gather(*(table.drive(rate, measured + duration, timeout=10) for table in tables))
     elapsed = time.monotonic() - measured
     await asyncio.sleep(0.5)  # let the last events arrive
+    meter.stop()
+    own = procs.own_cpu_seconds() - own_before
     for table in tables:
         await table.close()
-    return tables, elapsed
+    return tables, elapsed, own
 
 
 def run_step(
@@ -118,16 +145,17 @@ def run_step(
     duration: float,
     meter: procs.CpuMeter,
     echo: bool,
+    lockstep: bool = False,
 ) -> Step:
     parsed = urlparse(url)
     origin = f"{parsed.scheme}://{parsed.netloc}"
     ws_url = ("wss://" if parsed.scheme == "https" else "ws://") + parsed.netloc
     step = Step(target=target, tables=len(layout), seats=len(layout[0]), offered=rate * len(layout))
-    own_before = procs.own_cpu_seconds()
-    meter.start()
-    tables, elapsed = asyncio.run(_run_step(ws_url, origin, layout, rate, warmup, duration, echo))
-    step.server_cpu = {role: round(seconds, 2) for role, seconds in meter.stop().items()}
-    step.generator_cpu = (procs.own_cpu_seconds() - own_before) / (elapsed + warmup + 1.0)
+    tables, elapsed, own = asyncio.run(
+        _run_step(ws_url, origin, layout, rate, warmup, duration, echo, lockstep, meter)
+    )
+    step.server_cpu = {role: round(seconds, 2) for role, seconds in meter.used.items()}
+    step.generator_cpu = own / (elapsed + 0.5)
     samples = [sample for table in tables for sample in table.samples]
     acks = [1000 * (s.answered - s.sent) for s in samples if s.answered is not None and s.error is None]
     fanout = [1000 * span for table in tables for span in table.fan_out()]
@@ -235,6 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=15.0, help="seconds measured per step")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load before measuring")
     parser.add_argument("--step", action="store_true", help="double the tables until the knee")
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="every table acts in the same instant (default: tables spread over the interval)",
+    )
     parser.add_argument("--max-tables", type=int, default=640, help="the largest step")
     parser.add_argument(
         "--baseline", action="store_true", help="also step a bare echo server (implies --step)"
@@ -275,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             duration=args.duration,
             meter=meter,
             echo=False,
+            lockstep=args.lockstep,
         )
 
     steps, why = stepping(args, project)
@@ -301,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                     duration=args.duration,
                     meter=meter,
                     echo=True,
+                    lockstep=args.lockstep,
                 )
 
             echo_steps, echo_why = stepping(args, echo)

@@ -106,6 +106,8 @@ class Table:
         self.samples: list[Sample] = []
         self.readers: list[asyncio.Task[None]] = []
         self.next_echo = 0
+        #: When this table acts next (monotonic): set before the first drive to give it a phase.
+        self.next_at: float | None = None
 
     async def open(self) -> None:
         for player in self.players:
@@ -184,19 +186,17 @@ class Table:
             sample.error = str(answer.get("error"))
 
     async def drive(self, rate: float, until: float, timeout: float) -> None:
-        """Act ``rate`` times a second until ``until`` (monotonic), on a fixed schedule: a slow
-        answer delays the next action, it does not make the table catch up in a burst."""
+        """Act ``rate`` times a second until ``until`` (monotonic), on a fixed schedule that
+        starts at :attr:`next_at` (now if unset) and carries on over calls: a slow answer delays
+        the next action, it does not make the table catch up in a burst."""
         interval = 1.0 / rate
-        next_at = time.monotonic()
-        while True:
-            now = time.monotonic()
-            if now >= until:
-                return
-            if now < next_at:
-                await asyncio.sleep(next_at - now)
-                if time.monotonic() >= until:
-                    return
-            next_at = max(next_at + interval, time.monotonic() - interval)
+        if self.next_at is None:
+            self.next_at = time.monotonic()
+        while self.next_at < until:
+            wait = self.next_at - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.next_at = max(self.next_at + interval, time.monotonic() - interval)
             await self.act(timeout)
 
     def fan_out(self) -> list[float]:

@@ -80,6 +80,8 @@ class CpuMeter:
         self.port, self.database = port, database
         self.before: dict[int, float] = {}
         self.processes: list[Process] = []
+        #: CPU seconds per role between the last start and stop.
+        self.used: dict[str, float] = {}
 
     def start(self) -> None:
         self.processes = server_processes(self.port, self.database)
@@ -93,4 +95,5 @@ class CpuMeter:
         for process in self.processes:
             spent = cpu_seconds(process.pid) - self.before.get(process.pid, 0.0)
             used[process.role] = used.get(process.role, 0.0) + max(spent, 0.0)
+        self.used = used
         return used

@@ -85,3 +85,13 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
         except subprocess.TimeoutExpired:
             daphne.kill()
             daphne.wait(timeout=10)
+
+
+def test_tables_are_spread_over_the_interval_unless_in_lockstep():
+    """Independent tables do not all act in the same millisecond: each starts at its own phase
+    of the interval. ``--lockstep`` keeps the burst (every table at once) for comparison."""
+    from loadtest.__main__ import phases
+
+    assert phases(4, 1.0, lockstep=False) == [0.0, 0.25, 0.5, 0.75]
+    assert phases(4, 2.0, lockstep=False) == [0.0, 0.125, 0.25, 0.375]
+    assert phases(3, 1.0, lockstep=True) == [0.0, 0.0, 0.0]
