@@ -9,7 +9,8 @@ version from what the write already knows: each connection picks its own (:func:
 with no database read. The server filters per connection, never the client.
 
 A write made for a websocket action is not sent from the database thread: :func:`perform`
-collects it, and the consumer sends its own frames and the group message from the event loop.
+builds its message, and the consumer sends its own frames and the group message from the
+event loop.
 
 Each connection keeps the last version it has sent. When a message does not follow on from it
 (a message lost, or two processes' messages crossing), :func:`catch_up` reads only the missing
@@ -156,30 +157,29 @@ async def send_to_group(message: dict[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class Performed:
-    """A websocket action's answer, and the writes it committed with their messages, for the
-    consumer to send and announce from the event loop (:func:`announce`)."""
+    """A websocket action's answer, and the messages of the writes it committed, for the
+    consumer to send from the event loop (:func:`announce`)."""
 
     answer: dict[str, Any]
-    writes: list[services.Written]
     messages: list[dict[str, Any]]
 
 
 def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
-    """:func:`games.client_actions.perform` with the after-commit hooks deferred, so that the
-    database thread never waits on the channel layer or the broker, and the player's answer
-    never waits on the timers."""
+    """:func:`games.client_actions.perform`, with the writes' messages built here, in the
+    database thread, and sent by the consumer from the event loop: the database thread never
+    waits on the channel layer. The other after-commit hooks (the timers: a wake-up in
+    embedded mode, a bot's move on practice tables with bots) run here, once committed."""
     with services.deferring_hooks() as writes:
         answer = client_actions.perform(table_id, user, frame)
-    return Performed(answer, list(writes), [safe_message_of(written) for written in writes])
+    for written in writes:
+        services.run_hooks(written, skip=(publish,))
+    return Performed(answer, [safe_message_of(written) for written in writes])
 
 
 async def announce(performed: Performed) -> None:
-    """After the consumer has answered: publish the action's writes to the other connections,
-    then run the other hooks (the timers) in a database thread."""
+    """After the consumer has answered: publish the action's writes to the other connections."""
     for message in performed.messages:
         await send_to_group(message)
-    for written in performed.writes:
-        await in_thread(services.run_hooks)(written, skip=(publish,))
 
 
 def frames_for(message: Mapping[str, Any], user_id: int, after: int) -> list[str] | None:

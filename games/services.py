@@ -276,8 +276,9 @@ _deferred = _Deferred()
 @contextmanager
 def deferring_hooks() -> Iterator[list[Written]]:
     """Within this block (in this thread), keep each committed write for the caller instead of
-    running the after-commit hooks: the websocket consumer runs them itself once it has answered
-    (:func:`games.live.announce`). The list it yields fills as writes commit."""
+    running the after-commit hooks: a websocket action runs them itself, and publishes from the
+    event loop once it has answered (:func:`games.live.perform`). The list it yields fills as
+    writes commit."""
     writes: list[Written] = []
     _deferred.writes = writes
     try:
