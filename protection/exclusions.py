@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -45,10 +45,8 @@ def current(user: Any, *, now: datetime | None = None) -> Exclusion | None:
     active = Exclusion.objects.filter(user_id=uid(user), starts_at__lte=now).filter(
         Q(ends_at__isnull=True) | Q(ends_at__gt=now)
     )
-    for_good = active.filter(ends_at__isnull=True).order_by("-starts_at").first()
-    if for_good is not None:
-        return for_good
-    return active.order_by("-ends_at", "-id").first()
+    # One for good (no end) first, the latest taken; else the one that ends last.
+    return active.order_by(F("ends_at").desc(nulls_first=True), "-starts_at", "-id").first()
 
 
 def take(user: Any, choice: str, *, now: datetime | None = None) -> Exclusion:

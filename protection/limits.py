@@ -55,20 +55,40 @@ def period_start(kind: LimitKind, now: datetime) -> datetime:
 
 
 def limit(user: Any, kind: LimitKind, *, now: datetime | None = None) -> Limit:
+    return limits(user, (kind,), now=now)[0]
+
+
+def limits(
+    user: Any, kinds: tuple[LimitKind, ...] = tuple(LimitKind), *, now: datetime | None = None
+) -> list[Limit]:
+    """Each of ``kinds`` as it stands at ``now``, in that order, from one read of the player's
+    changes not cancelled (a handful at most): the latest one in force, and the latest
+    requested one still waiting."""
     now = now or timezone.now()
-    changes = LimitChange.objects.filter(user_id=uid(user), kind=kind, cancelled_at__isnull=True)
-    in_force = changes.filter(effective_at__lte=now).order_by("-effective_at", "-id").first()
-    waiting = changes.filter(effective_at__gt=now).order_by("-requested_at", "-id").first()
-    return Limit(
-        kind=kind,
-        amount=None if in_force is None else in_force.amount,
-        pending=None if waiting is None else waiting.amount,
-        pending_at=None if waiting is None else waiting.effective_at,
-    )
-
-
-def limits(user: Any, *, now: datetime | None = None) -> list[Limit]:
-    return [limit(user, kind, now=now) for kind in LimitKind]
+    changes = LimitChange.objects.filter(user_id=uid(user), kind__in=kinds, cancelled_at__isnull=True)
+    in_force: dict[str, LimitChange] = {}
+    waiting: dict[str, LimitChange] = {}
+    for change in changes.order_by("id"):
+        if change.effective_at <= now:
+            best = in_force.get(change.kind)
+            if best is None or change.effective_at >= best.effective_at:
+                in_force[change.kind] = change
+        else:
+            best = waiting.get(change.kind)
+            if best is None or change.requested_at >= best.requested_at:
+                waiting[change.kind] = change
+    out = []
+    for kind in kinds:
+        force, wait = in_force.get(kind), waiting.get(kind)
+        out.append(
+            Limit(
+                kind=kind,
+                amount=None if force is None else force.amount,
+                pending=None if wait is None else wait.amount,
+                pending_at=None if wait is None else wait.effective_at,
+            )
+        )
+    return out
 
 
 def set_limit(user: Any, kind: str, amount: int | None, *, now: datetime | None = None) -> LimitChange:

@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Sum
 from django.utils import timezone
 
-from protection.limits import DEPOSIT_KINDS, limit, period_start
+from protection.limits import DEPOSIT_KINDS, limits, period_start
 from protection.models import LimitKind
 from wallet.errors import Code, WalletError
 from wallet.ledger import get_account, user_spec
@@ -72,13 +72,12 @@ def rooms(user: Any, kinds: tuple[LimitKind, ...], *, now: datetime | None = Non
     now = now or timezone.now()
     uid = user if isinstance(user, int) else int(user.pk)
     out = []
-    for kind in kinds:
-        amount = limit(uid, kind, now=now).amount
-        if amount is None:
+    for found in limits(uid, kinds, now=now):
+        if found.amount is None:
             continue
-        since = period_start(kind, now)
-        used = staked(uid, since) if kind == LimitKind.STAKE_DAY else deposited(uid, since)
-        out.append(Room(kind, amount, used))
+        since = period_start(found.kind, now)
+        used = staked(uid, since) if found.kind == LimitKind.STAKE_DAY else deposited(uid, since)
+        out.append(Room(found.kind, found.amount, used))
     return out
 
 

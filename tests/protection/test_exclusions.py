@@ -131,3 +131,17 @@ def test_nothing_shortens_a_break_or_lifts_self_exclusion_for_good__R_PROT_3(ali
     assert money_play.refusal(alice, now=years_later).code == "self_excluded"
     assert Exclusion.objects.filter(user=alice).count() == 2
     assert not any(name in dir(exclusions) for name in ("lift", "end", "cancel", "shorten"))
+
+
+def test_the_exclusion_in_force_is_the_one_that_ends_last_read_in_one_query__R_PROT_3(
+    alice, django_assert_num_queries
+):
+    now = timezone.now()
+    exclusions.take(alice, "break_1d", now=now)
+    month = exclusions.take(alice, "break_30d", now=now + timedelta(minutes=1))
+    with django_assert_num_queries(1):
+        assert exclusions.current(alice, now=now + timedelta(hours=2)) == month
+    for_good = exclusions.take(alice, "exclude_forever", now=now + timedelta(minutes=2))
+    with django_assert_num_queries(1):
+        assert exclusions.current(alice, now=now + timedelta(hours=2)) == for_good
+    assert exclusions.current(alice, now=now - timedelta(minutes=1)) is None, "nothing before the first"

@@ -139,3 +139,24 @@ def test_a_21_card_top_up_is_cut_to_what_the_stake_limit_leaves__R_PROT_4(alice,
     timeout = services.timeout_at(table.pk, state, state.deadline_ms)
     assert dict(timeout.funds)[dropper] == 20_00
     assert timeout.limited == (dropper,)
+
+
+def test_every_limit_is_read_in_one_query_with_each_kind_as_it_stands__R_PROT_5(
+    alice, settings, django_assert_num_queries
+):
+    """The cashier checks three deposit limits per deposit: one read of the player's changes."""
+    settings.LIMIT_COOLING_OFF_HOURS = 24
+    now = timezone.now()
+    limits.set_limit(alice, "deposit_day", 1_000_00, now=now)
+    limits.set_limit(alice, "deposit_week", 3_000_00, now=now)
+    limits.set_limit(alice, "deposit_week", 5_000_00, now=now + timedelta(minutes=1))  # a raise: waits
+    limits.set_limit(alice, "stake_day", 200_00, now=now)
+    with django_assert_num_queries(1):
+        found = limits.limits(alice, now=now + timedelta(hours=1))
+    assert [(f.kind, f.amount, f.pending) for f in found] == [
+        (LimitKind.DEPOSIT_DAY, 1_000_00, None),
+        (LimitKind.DEPOSIT_WEEK, 3_000_00, 5_000_00),
+        (LimitKind.DEPOSIT_MONTH, None, None),
+        (LimitKind.STAKE_DAY, 200_00, None),
+    ]
+    assert [f.kind for f in found] == list(LimitKind)
