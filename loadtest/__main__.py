@@ -231,7 +231,9 @@ def print_step(step: Step) -> None:
 
 def stepping(args: argparse.Namespace, run: Any) -> tuple[list[Step], str]:
     """Double the tables from ``--tables`` until a step fails the standard, the generator
-    saturates, or ``--max-tables``; the steps and why it stopped."""
+    saturates, or ``--max-tables``; then halve the gap between the last step that held and the
+    one that failed ``--refine`` times, so the knee is found to a quarter of a doubling (by
+    default), not just to a power of two. The steps and why it stopped."""
     steps: list[Step] = []
     tables = args.tables
     while True:
@@ -241,6 +243,16 @@ def stepping(args: argparse.Namespace, run: Any) -> tuple[list[Step], str]:
         if not args.step:
             return steps, "one step"
         if not step.holds:
+            held = [s.tables for s in steps if s.holds]
+            good, bad = (max(held) if held else None), tables
+            for _ in range(args.refine):
+                if good is None or bad - good <= 1:
+                    break
+                middle = (good + bad) // 2
+                step = run(middle)
+                steps.append(step)
+                print_step(step)
+                good, bad = (middle, bad) if step.holds else (good, middle)
             return steps, "knee"
         if step.saturated:
             return steps, "generator saturated"
@@ -269,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
         help="every table acts in the same instant (default: tables spread over the interval)",
     )
     parser.add_argument("--max-tables", type=int, default=640, help="the largest step")
+    parser.add_argument(
+        "--refine", type=int, default=2, help="halvings of the last doubling to place the knee (0: none)"
+    )
     parser.add_argument(
         "--baseline", action="store_true", help="also step a bare echo server (implies --step)"
     )

@@ -95,3 +95,25 @@ def test_tables_are_spread_over_the_interval_unless_in_lockstep():
     assert phases(4, 1.0, lockstep=False) == [0.0, 0.25, 0.5, 0.75]
     assert phases(4, 2.0, lockstep=False) == [0.0, 0.125, 0.25, 0.375]
     assert phases(3, 1.0, lockstep=True) == [0.0, 0.0, 0.0]
+
+
+def test_stepping_doubles_to_the_first_miss_then_halves_the_gap_to_place_the_knee():
+    """A server that holds up to 57 tables: doubling from 5 misses at 80, and two halvings of
+    the 40-80 gap place the knee at 50 (60 missed, 50 held)."""
+    import argparse
+
+    from loadtest.__main__ import Step, knee, stepping
+
+    def run(tables: int) -> Step:
+        p99 = 20.0 if tables <= 57 else 500.0
+        return Step(target="fake", tables=tables, seats=2, offered=tables, achieved=tables, ack_p99=p99)
+
+    args = argparse.Namespace(tables=5, step=True, max_tables=640, refine=2)
+    steps, why = stepping(args, run)
+    assert [s.tables for s in steps] == [5, 10, 20, 40, 80, 60, 50]
+    assert why == "knee"
+    found = knee(steps)
+    assert found is not None
+    assert found.tables == 50
+    args.refine = 0
+    assert [s.tables for s in stepping(args, run)[0]] == [5, 10, 20, 40, 80]
