@@ -76,12 +76,17 @@ class Report:
     currency: str
     columns: list[Column]
     rows: list[dict[str, Any]]
-    totals: dict[str, Any]
     chart: SafeString
     breakdowns: list[Breakdown] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     status: str = ""
     """Only the reconciliation: "ok" or "problems"."""
+    totals: dict[str, Any] = field(default_factory=dict)
+    """The totals row: every column marked ``total`` summed over the rows, then these (a count
+    that is not a sum, such as the players seen over the range)."""
+
+    def __post_init__(self) -> None:
+        self.totals = {**_totals(self.columns, self.rows), **self.totals}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +146,11 @@ def bounds(start: date, end: date) -> tuple[datetime, datetime]:
 
 def days(start: date, end: date) -> list[date]:
     return [start + timedelta(days=n) for n in range((end - start).days + 1)]
+
+
+def day_names(labels: list[date]) -> list[str]:
+    """A chart's days as its axis shows them ("07 Nov")."""
+    return [d.strftime("%d %b") for d in labels]
 
 
 def local_day(moment: datetime) -> date:
@@ -208,7 +218,7 @@ def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
     labels = days(start, end)
     chart = charts.bars(
         "Rake per day by variant",
-        [d.strftime("%d %b") for d in labels],
+        day_names(labels),
         [
             charts.Series(word("variant", v) if v else "(none)", [by_day[d][v] for d in labels])
             for v in sorted(by_variant)
@@ -223,7 +233,6 @@ def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
         currency=currency,
         columns=RAKE_COLUMNS,
         rows=rows,
-        totals=_totals(RAKE_COLUMNS, rows),
         chart=chart,
         breakdowns=[
             Breakdown(
@@ -315,7 +324,7 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
     labels = days(start, end)
     chart = charts.bars(
         "Prize pools paid per day",
-        [d.strftime("%d %b") for d in labels],
+        day_names(labels),
         [
             charts.Series(
                 "to winners",
@@ -329,8 +338,7 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
         ],
         money=currency,
     )
-    totals = _totals(PAYOUT_COLUMNS, rows)
-    totals["games"] = len(rows)
+    totals = {"games": len(rows)}
     return Report(
         slug="payouts",
         title="Prize pools paid and split",
@@ -417,7 +425,7 @@ def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
     by_day: dict[date, Row] = {row["day"]: row for row in rows}
     chart = charts.bars(
         "Deposits in and withdrawals paid out per day",
-        [d.strftime("%d %b") for d in labels],
+        day_names(labels),
         [
             charts.Series("deposited", [by_day.get(d, {}).get("deposits", 0) for d in labels]),
             charts.Series("paid out", [-by_day.get(d, {}).get("withdrawals_paid", 0) for d in labels]),
@@ -432,7 +440,6 @@ def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
         currency=currency,
         columns=CASH_COLUMNS,
         rows=rows,
-        totals=_totals(CASH_COLUMNS, rows),
         chart=chart,
         breakdowns=[
             Breakdown(
@@ -516,9 +523,7 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
             running += moves.get((day, kind), 0)
             values.append(running)
         series.append(charts.Series(name, values))
-    chart = charts.lines(
-        "Money held at the end of each day", [d.strftime("%d %b") for d in labels], series, money=currency
-    )
+    chart = charts.lines("Money held at the end of each day", day_names(labels), series, money=currency)
     return Report(
         slug="held",
         title="Money held in open pools and seats",
@@ -527,7 +532,6 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
         currency=currency,
         columns=HELD_COLUMNS,
         rows=rows,
-        totals=_totals(HELD_COLUMNS, rows),
         chart=chart,
         breakdowns=[
             Breakdown(
@@ -638,13 +642,11 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
         }
         if any(row[c.key] for c in ACTIVITY_COLUMNS[1:]):
             rows.append(row)
-    totals = _totals(ACTIVITY_COLUMNS, rows)
-    totals["tables_active"] = len(all_tables)
-    totals["players"] = len(everyone)
+    totals = {"tables_active": len(all_tables), "players": len(everyone)}
     by_day: dict[date, Row] = {row["day"]: row for row in rows}
     chart = charts.lines(
         "Active tables and players per day",
-        [d.strftime("%d %b") for d in labels],
+        day_names(labels),
         [
             charts.Series("tables", [by_day.get(d, {}).get("tables_active", 0) for d in labels]),
             charts.Series("players", [by_day.get(d, {}).get("players", 0) for d in labels]),
@@ -694,7 +696,7 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
     labels = days(start, end)
     chart = charts.bars(
         "Journals posted per day",
-        [d.strftime("%d %b") for d in labels],
+        day_names(labels),
         [charts.Series("journals", [posted.get(d, 0) for d in labels])],
     )
     counts = summary()
@@ -707,7 +709,6 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
         currency=currency or "all",
         columns=RECONCILE_COLUMNS,
         rows=rows,
-        totals=_totals(RECONCILE_COLUMNS, rows),
         chart=chart,
         breakdowns=[
             Breakdown(
@@ -811,7 +812,7 @@ def takings(start: date, end: date, currency: str = Currency.INR) -> Report:
         per_day[row["day"]]["paid"] += row["prizes"] + row["splits"]
     chart = charts.bars(
         "Fees in, prizes paid and rake per day",
-        [d.strftime("%d %b") for d in labels],
+        day_names(labels),
         [
             charts.Series("entry fees", [per_day[d]["entry_fees"] for d in labels]),
             charts.Series("prizes and splits", [per_day[d]["paid"] for d in labels]),
@@ -828,7 +829,6 @@ def takings(start: date, end: date, currency: str = Currency.INR) -> Report:
         currency=currency,
         columns=TAKINGS_COLUMNS,
         rows=rows,
-        totals=_totals(TAKINGS_COLUMNS, rows),
         chart=chart,
         breakdowns=[
             Breakdown(
