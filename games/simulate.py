@@ -42,15 +42,15 @@ from games import bots, services
 from games.engine import deal as deals
 from games.engine import table as engine
 from games.errors import GameError
-from games.models import Deal, Seat, Table, TableEvent, TableTemplate
+from games.models import Deal, Seat, Table, TableEvent, TableTemplate, Variant
 from wallet import cashier
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, pool_spec, seat_spec, user_spec
 from wallet.models import Currency, Journal, JournalKind, Transfer
 from wallet.reconcile import reconcile
 
-POOL_VARIANTS = ("pool101", "pool201", "pool61")
-VARIANTS = (*POOL_VARIANTS, "points21")
+POOL_VARIANTS = (Variant.POOL101, Variant.POOL201, Variant.POOL61)
+VARIANTS = (*POOL_VARIANTS, Variant.POINTS21)
 #: The simulated clock starts here (ms since the epoch): 1 Jan 2030, UTC.
 START_MS = 1_893_456_000_000
 #: Entry fees (paise): below ₹2,000 (rejoins, manual splits) and above it (automatic splits).
@@ -83,7 +83,7 @@ class Summary:
     variants: tuple[str, ...]
     games: Counter[str] = field(default_factory=Counter)
     deals: Counter[str] = field(default_factory=Counter)
-    money: dict[str, Counter[str]] = field(default_factory=lambda: {"INR": Counter(), "CHIPS": Counter()})
+    money: dict[str, Counter[str]] = field(default_factory=lambda: {money: Counter() for money in Currency})
     events: Counter[str] = field(default_factory=Counter)
     checks: int = 0
     violations: list[str] = field(default_factory=list)
@@ -91,7 +91,7 @@ class Summary:
 
     @property
     def pool_games(self) -> int:
-        return sum(n for kind, n in self.games.items() if kind != "points21")
+        return sum(n for kind, n in self.games.items() if kind != Variant.POINTS21)
 
     @property
     def deals_total(self) -> int:
@@ -102,7 +102,7 @@ class Summary:
         deterministic (the time it took)."""
 
         def amount(currency: str, paise: int) -> str:
-            if currency == "CHIPS":
+            if currency == Currency.CHIPS:
                 return f"{paise / 100:,.2f} chips"
             whole, rest = divmod(paise, 100)
             return f"₹{whole:,}.{rest:02d}"
@@ -191,7 +191,7 @@ class Simulator:
     def template(self, variant: str, currency: str, high: bool, seats: int) -> TableTemplate:
         key = (variant, currency, high, seats)
         if key not in self.templates:
-            pool = variant != "points21"
+            pool = variant != Variant.POINTS21
             fee = FEES[1] if high else FEES[0]
             point = POINT_VALUES[1] if high else POINT_VALUES[0]
             self.templates[key] = TableTemplate.objects.create(
@@ -209,13 +209,13 @@ class Simulator:
         """Money through the cashier's sandbox deposits; chips through the daily top-up (the
         simulated day moves on per player when one day's top-up is not enough)."""
         spec = user_spec(user.pk, Currency(currency))
-        if currency == "INR":
+        if currency == Currency.INR:
             while balance_of(spec) < needed:
                 want = min(needed - balance_of(spec) + margin, cashier.limit("WALLET_MAX_DEPOSIT"))
                 want = max(want, cashier.limit("WALLET_MIN_DEPOSIT"))
                 deposit = cashier.create_deposit(user, want, provider=cashier.SandboxProvider())
                 cashier.confirm_deposit(deposit.provider_ref)
-                self.summary.money["INR"]["deposits"] += want
+                self.summary.money[Currency.INR]["deposits"] += want
             return
         while balance_of(spec) < needed:
             self.chip_days[user.pk] += 1
@@ -272,7 +272,7 @@ class Simulator:
             for index in range(games):
                 for variant in variants:
                     number += 1
-                    if variant == "points21":
+                    if variant == Variant.POINTS21:
                         self.play_points21(index)
                     else:
                         self.play_pool(variant, index)
@@ -292,7 +292,7 @@ class Simulator:
     # --- pool ---------------------------------------------------------------------------------
 
     def play_pool(self, variant: str, index: int) -> None:
-        currency = "INR" if index % 2 == 0 else "CHIPS"
+        currency = Currency.INR if index % 2 == 0 else Currency.CHIPS
         high = (index // 2) % 2 == 1
         seats = self.rng.randint(2, 6)
         tmpl = self.template(variant, currency, high, seats)
@@ -351,14 +351,14 @@ class Simulator:
     # --- 21-card ------------------------------------------------------------------------------
 
     def play_points21(self, index: int) -> None:
-        currency = "INR" if index % 2 == 0 else "CHIPS"
+        currency = Currency.INR if index % 2 == 0 else Currency.CHIPS
         high = (index // 2) % 2 == 1
         seats = self.rng.randint(2, 6)
-        tmpl = self.template("points21", currency, high, seats)
+        tmpl = self.template(Variant.POINTS21, currency, high, seats)
         hold = 200 * tmpl.point_value
         people = self.rng.sample(self.players, seats)
         for index, person in enumerate(people):
-            if currency == "INR" and self.chance("thin_wallet"):
+            if currency == Currency.INR and self.chance("thin_wallet"):
                 # A newcomer who brings just enough to sit: a top-up may be more than they have.
                 person = people[index] = self.new_player()
                 self.fund(person, currency, hold + self.rng.randint(0, hold // 10), margin=0)
@@ -372,12 +372,12 @@ class Simulator:
             self.expire(table, state)
         target = self.rng.randint(3, 6)
         self.drive(table, deals_wanted=target)
-        self.summary.games["points21"] += 1
+        self.summary.games[Variant.POINTS21] += 1
         self.finish_points21(table, currency)
 
     def finish_points21(self, table: Table, currency: str) -> None:
         state = self.state(table)
-        self.summary.deals["points21"] += state.deal_number
+        self.summary.deals[Variant.POINTS21] += state.deal_number
         for name in [p.name for p in state.seated]:
             self.leave(table, name, "leaves when done")
         state = self.state(table)

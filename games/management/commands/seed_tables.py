@@ -7,58 +7,65 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.models import TableTemplate
+from games.models import TableTemplate, Variant
+from wallet.models import Currency
 
 TEMPLATES: list[dict[str, Any]] = [
     {
         "name": "101 pool, 6 seats, ₹25",
-        "variant": "pool101",
-        "currency": "INR",
+        "variant": Variant.POOL101,
+        "currency": Currency.INR,
         "seats": 6,
         "entry_fee": 2500,
     },
     {
         "name": "101 pool, 2 seats, ₹100",
-        "variant": "pool101",
-        "currency": "INR",
+        "variant": Variant.POOL101,
+        "currency": Currency.INR,
         "seats": 2,
         "entry_fee": 10000,
     },
     {
         "name": "201 pool, 6 seats, ₹50",
-        "variant": "pool201",
-        "currency": "INR",
+        "variant": Variant.POOL201,
+        "currency": Currency.INR,
         "seats": 6,
         "entry_fee": 5000,
     },
-    {"name": "61 pool, 3 seats, ₹10", "variant": "pool61", "currency": "INR", "seats": 3, "entry_fee": 1000},
+    {
+        "name": "61 pool, 3 seats, ₹10",
+        "variant": Variant.POOL61,
+        "currency": Currency.INR,
+        "seats": 3,
+        "entry_fee": 1000,
+    },
     {
         "name": "21-card, ₹0.50 a point",
-        "variant": "points21",
-        "currency": "INR",
+        "variant": Variant.POINTS21,
+        "currency": Currency.INR,
         "seats": 6,
         "point_value": 50,
     },
     {
         "name": "Practice 61 pool vs a bot",
-        "variant": "pool61",
-        "currency": "CHIPS",
+        "variant": Variant.POOL61,
+        "currency": Currency.CHIPS,
         "seats": 2,
         "entry_fee": 1000,
         "bots_allowed": True,
     },
     {
         "name": "Practice 101 pool vs 2 bots",
-        "variant": "pool101",
-        "currency": "CHIPS",
+        "variant": Variant.POOL101,
+        "currency": Currency.CHIPS,
         "seats": 3,
         "entry_fee": 1000,
         "bots_allowed": True,
     },
     {
         "name": "Practice 21-card vs 2 bots",
-        "variant": "points21",
-        "currency": "CHIPS",
+        "variant": Variant.POINTS21,
+        "currency": Currency.CHIPS,
         "seats": 3,
         "point_value": 10,
         "bots_allowed": True,
