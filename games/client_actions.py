@@ -20,6 +20,7 @@ from games import services
 from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
 from games.models import ActionReceipt, Table
+from games.prepared import Prepared
 from games.views_state import grouping_labels
 
 #: Moves in the deal, handed to :func:`games.services.act` with their fields.
@@ -84,21 +85,35 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
                 locked = services.lock(table_id)
             except Table.DoesNotExist:
                 return {"error": "no_table", "message": "there is no such table", "id": client_id}
-            receipt = _receipt(table_id, user, client_id)
+            answer = _answered(table_id, user, client_id)
             table = None
-            if receipt is None:
+            if answer is None:
                 with services.holding(locked):
                     table = _apply(table_id, user, kind, frame)
                 receipt = ActionReceipt.objects.create(
                     table_id=table_id, user_id=user.pk, client_id=client_id, type=kind, version=table.version
                 )
-            return _answer(receipt, kind, table_id, user, table)
+                answer = receipt.answer()
+            return _with_grouping(answer, kind, table_id, user, table)
     except GameError as error:
         return _refused(table_id, user, client_id, kind, error)
 
 
-def _receipt(table_id: int, user: Any, client_id: str) -> ActionReceipt | None:
-    return ActionReceipt.objects.filter(table_id=table_id, user_id=user.pk, client_id=client_id).first()
+#: The answer already given to an action id at a table, if any (the receipt's fields).
+_RECEIPT = Prepared(
+    lambda table_id, user_id, client_id: ActionReceipt.objects.filter(
+        table_id=table_id, user_id=user_id, client_id=client_id
+    ).values_list("client_id", "version", "error", "message"),
+    arity=3,
+)
+
+
+def _answered(table_id: int, user: Any, client_id: str) -> dict[str, Any] | None:
+    found = _RECEIPT.rows(table_id, user.pk, client_id)
+    if not found:
+        return None
+    client, version, error, message = found[0]
+    return ActionReceipt(client_id=client, version=version, error=error, message=message).answer()
 
 
 def _refused(table_id: int, user: Any, client_id: str, kind: str, error: GameError) -> dict[str, Any]:
@@ -106,23 +121,22 @@ def _refused(table_id: int, user: Any, client_id: str, kind: str, error: GameErr
     table's lock again, so that the same id sent twice at once still gets one answer."""
     with transaction.atomic():
         services.lock(table_id)
-        receipt = _receipt(table_id, user, client_id)
-        if receipt is None:
-            receipt = ActionReceipt.objects.create(
+        answer = _answered(table_id, user, client_id)
+        if answer is None:
+            answer = ActionReceipt.objects.create(
                 table_id=table_id,
                 user_id=user.pk,
                 client_id=client_id,
                 type=kind,
                 error=error.code[:40],
                 message=error.message[:300],
-            )
-        return receipt.answer()
+            ).answer()
+        return answer
 
 
-def _answer(
-    receipt: ActionReceipt, kind: str, table_id: int, user: Any, table: Table | None
+def _with_grouping(
+    answer: dict[str, Any], kind: str, table_id: int, user: Any, table: Table | None
 ) -> dict[str, Any]:
-    answer = receipt.answer()
     if kind == "save_grouping" and "ack" in answer:
         # The engine's labels of the groups and the hand's points (docs/PROTOCOL.md).
         labels = grouping_labels(table or Table.objects.get(pk=table_id), user)

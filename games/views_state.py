@@ -17,17 +17,26 @@ from games.engine.solver import solve
 from games.engine.variants import variant_named
 from games.errors import GameError
 from games.models import Deal, Seat, Table, TableEvent, Visibility
+from games.prepared import Prepared
 from games.results import explain_result, explain_split, grouping_verdict
+
+#: Every sitting at a table, oldest first: read for each snapshot a write publishes.
+_SEATS = Prepared(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id)
+        .order_by("id")
+        .values_list("user_id", "user__username", "connections", "user__is_bot", "left_at")
+    ),
+    arity=1,
+)
 
 
 def seats_at(table_id: int) -> dict[int, tuple[str, bool]]:
     """Each player's name and whether they are connected (a bot always is), by user id.
     Every sitting, oldest first, so a player's open seat (the newest) has the last word."""
     return {
-        uid: (username, left_at is None and (connections > 0 or is_bot))
-        for uid, username, connections, is_bot, left_at in Seat.objects.filter(table_id=table_id)
-        .order_by("id")
-        .values_list("user_id", "user__username", "connections", "user__is_bot", "left_at")
+        uid: (username, left_at is None and (connections > 0 or bool(is_bot)))
+        for uid, username, connections, is_bot, left_at in _SEATS.rows(table_id)
     }
 
 

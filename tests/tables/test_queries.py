@@ -73,3 +73,35 @@ def test_a_websocket_action_is_one_lock_and_its_receipt_with_no_savepoint(
     if locks:  # SQLite has no row locks
         assert len(locks) == 1
         assert 'FOR UPDATE OF "games_table"' in locks[0]
+
+
+def test_a_prepared_read_is_compiled_once_and_answers_as_its_queryset_does(
+    alice, bob, django_assert_num_queries
+):
+    """games.prepared: the ORM's SQL, built once, run with new values in the right places (the
+    values here reach the SQL in another order than they are given, one of them as text)."""
+    from games.models import ActionReceipt
+    from games.prepared import Prepared
+
+    clock = Clock()
+    table = seat_all(template(seats=2), [alice, bob], clock)
+    for client_id, user in (("a", alice), ("b", bob), ("c", alice)):
+        ActionReceipt.objects.create(
+            table_id=table.pk, user_id=user.pk, client_id=client_id, type="draw", version=3
+        )
+
+    def build(client_id, user_id):
+        return ActionReceipt.objects.filter(user_id=user_id, client_id=client_id).values_list(
+            "client_id", "user_id"
+        )
+
+    read = Prepared(build, arity=2)
+    for client_id, user in (("a", alice), ("b", bob), ("c", bob)):
+        expected = list(build(client_id, user.pk))
+        with django_assert_num_queries(1):
+            assert list(read.rows(client_id, user.pk)) == expected
+    assert read.rows("c", alice.pk) == [("c", alice.pk)]
+    with pytest.raises(TypeError):
+        read.rows("a")
+    with pytest.raises(ValueError, match="one parameter"):
+        Prepared(lambda user_id: ActionReceipt.objects.filter(user_id=alice.pk), arity=1).rows(bob.pk)
