@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, overload
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -171,14 +171,18 @@ def _run(
     at: int,
     expect_version: int | None = None,
     before: Callable[[Table, engine.TableState], None] | None = None,
+    skip_locked: bool = False,
 ) -> Table | None:
-    """Lock, apply, pay, record, publish on commit. Returns None when nothing applied."""
+    """Lock, apply, pay, record, publish on commit. Returns None when nothing applied, or,
+    with ``skip_locked``, when another transaction holds the table (the sweep's case)."""
     held, _held.table = _held.table, None  # used once: a failed write must not leave it stale
     held = held if held is not None and held.pk == table_id else None
     # A caller holding the lock owns the transaction and rolls all of it back on an error, so
     # the write needs no savepoint of its own there (``holding``).
     with transaction.atomic(savepoint=held is None):
-        table = held if held is not None else lock(table_id)
+        table = held if held is not None else lock(table_id, skip_locked=skip_locked)
+        if table is None:
+            return None
         if expect_version is not None and table.version != expect_version:
             return None
         state = engine.TableState.from_json(table.state)
@@ -236,14 +240,24 @@ def _run(
     return table
 
 
-def lock(table_id: int) -> Table:
+@overload
+def lock(table_id: int) -> Table: ...
+@overload
+def lock(table_id: int, *, skip_locked: bool) -> Table | None: ...
+
+
+def lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
     """Lock the table's row for this transaction and read it with its template.
 
     Only the table's row: ``of=("self",)`` keeps the template's row unlocked. A plain
     ``FOR UPDATE`` over the join would lock the template too, and every table of one template
     (all the 101 Pool tables of a lobby) would then take turns on that one row, one action at a
-    time across the site. :class:`Table.DoesNotExist` when there is none."""
-    return Table.objects.select_for_update(of=("self",)).select_related("template").get(pk=table_id)
+    time across the site. :class:`Table.DoesNotExist` when there is none; with ``skip_locked``,
+    None when another transaction holds it."""
+    rows = Table.objects.select_for_update(of=("self",), skip_locked=skip_locked).select_related("template")
+    if not skip_locked:
+        return rows.get(pk=table_id)
+    return rows.filter(pk=table_id).first()
 
 
 class _Held(threading.local):
@@ -735,7 +749,7 @@ def start(table_id: int, *, at: int | None = None) -> Table | None:
     return _run(table_id, command, at=at)
 
 
-def expire(table_id: int, version: int, *, at: int | None = None) -> bool:
+def expire(table_id: int, version: int, *, at: int | None = None, skip_locked: bool = False) -> bool:
     """Apply the table's deadline if the table is still at ``version`` and the deadline has
     passed; otherwise do nothing. Safe to call twice, late, or racing a move.
 
@@ -753,16 +767,25 @@ def expire(table_id: int, version: int, *, at: int | None = None) -> bool:
             return None
         return timeout_at(table_id, state, at)
 
-    return _run(table_id, command, at=at, expect_version=version) is not None
+    return _run(table_id, command, at=at, expect_version=version, skip_locked=skip_locked) is not None
 
 
 def sweep(*, at: int | None = None) -> int:
-    """Expire every table whose deadline has passed (the periodic job); returns how many moved."""
+    """Expire every table whose deadline has passed (the periodic job), the longest overdue
+    first; returns how many moved.
+
+    A table another transaction holds is passed over: a player's move there supersedes the
+    deadline or leaves it to the next sweep, and two sweeps running at once (a slow one and
+    the next) share the work instead of queueing on the same rows."""
     at = now_ms() if at is None else at
     when = datetime.fromtimestamp(at / 1000, tz=UTC)
-    due = Table.objects.filter(deadline__lte=when, deadline_version__isnull=False).values_list(
-        "id", "deadline_version"
+    due = (
+        Table.objects.filter(deadline__lte=when, deadline_version__isnull=False)
+        .order_by("deadline", "id")
+        .values_list("id", "deadline_version")
     )
     return sum(
-        1 for table_id, version in list(due) if version is not None and expire(table_id, version, at=at)
+        1
+        for table_id, version in list(due)
+        if version is not None and expire(table_id, version, at=at, skip_locked=True)
     )

@@ -190,8 +190,18 @@ GAME_SWEEP_SECONDS = 1.0
 """Celery beat: how often overdue deadlines are applied and bots nudged (as the embedded
 scheduler's tick): a timeout lands at most about this long after its time."""
 CELERY_BEAT_SCHEDULE = {
-    "sweep-overdue-tables": {"task": "games.tasks.sweep", "schedule": GAME_SWEEP_SECONDS},
-    "drive-bots": {"task": "games.tasks.drive_bots", "schedule": GAME_SWEEP_SECONDS},
+    # A sweep or bot nudge still queued when the next is sent is dropped, not run late: after a
+    # busy spell the worker runs the newest, not a backlog of them.
+    "sweep-overdue-tables": {
+        "task": "games.tasks.sweep",
+        "schedule": GAME_SWEEP_SECONDS,
+        "options": {"expires": GAME_SWEEP_SECONDS},
+    },
+    "drive-bots": {
+        "task": "games.tasks.drive_bots",
+        "schedule": GAME_SWEEP_SECONDS,
+        "options": {"expires": GAME_SWEEP_SECONDS},
+    },
     "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
     "reconcile-ledger": {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0},
 }

@@ -134,3 +134,40 @@ def test_a_locked_table_does_not_hold_up_another_table_of_its_template(players):
         holder.join()
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = 0")
+
+
+def test_the_sweep_passes_over_a_table_someone_holds_and_applies_it_next_time(players):
+    """Two sweeps at once (a slow one and the next) share the work, and a sweep never waits
+    behind a player's move: it skips a locked table, whose deadline stays due."""
+    from django.db import transaction
+
+    alice, bob, carol, dave = players[:4]
+    clock = Clock()
+    tmpl = template(seats=2)
+    held = seat_all(tmpl, [alice, bob], clock)
+    other = seat_all(tmpl, [carol, dave], clock)
+    late = max(state(held).deadline_ms, state(other).deadline_ms) + 1
+    before = {t.pk: Table.objects.get(pk=t.pk).version for t in (held, other)}
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                services.lock(held.pk)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        assert services.sweep(at=late) == 1, "the free table moved; the held one was passed over"
+        assert Table.objects.get(pk=other.pk).version > before[other.pk]
+        assert Table.objects.get(pk=held.pk).version == before[held.pk]
+    finally:
+        release.set()
+        holder.join()
+    assert services.sweep(at=late) == 1, "the next sweep applies the one passed over"
+    assert Table.objects.get(pk=held.pk).version > before[held.pk]
