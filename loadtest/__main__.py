@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         args.step = True
 
-    from loadtest.setup import django_setup, seat_tables
+    from loadtest.setup import django_setup, end_tables, seat_tables
 
     django_setup()
     from django.conf import settings
@@ -314,17 +314,20 @@ def main(argv: list[str] | None = None) -> int:
     def project(tables: int) -> Step:
         layout = seat_tables(tables, args.seats)
         meter = procs.CpuMeter(port, db_name)
-        return run_step(
-            "project",
-            args.url,
-            layout,
-            rate=args.rate,
-            warmup=args.warmup,
-            duration=args.duration,
-            meter=meter,
-            echo=False,
-            lockstep=args.lockstep,
-        )
+        try:
+            return run_step(
+                "project",
+                args.url,
+                layout,
+                rate=args.rate,
+                warmup=args.warmup,
+                duration=args.duration,
+                meter=meter,
+                echo=False,
+                lockstep=args.lockstep,
+            )
+        finally:
+            end_tables(layout)
 
     steps, why = stepping(args, project)
     ours = knee(steps)

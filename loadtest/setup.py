@@ -81,3 +81,24 @@ def seat_tables(count: int, seats: int) -> list[list[Seat]]:
             seated.append(Seat(table=table.pk, player=str(user.pk), cookie=session.session_key))
         tables.append(seated)
     return tables
+
+
+def end_tables(layout: list[list[Seat]]) -> int:
+    """Void the games of a finished step (cancel those that never started), so that they do not
+    go on timing out on the server under the next steps; returns how many were ended."""
+    from games import services
+    from games.errors import GameError
+
+    ended = 0
+    for table_id in {seat.table for seats in layout for seat in seats}:
+        try:
+            services.void(table_id, "the load test's step is over")
+        except GameError as error:
+            if error.code != "not_playing":
+                continue
+            try:
+                services.cancel(table_id, "the load test's step is over")
+            except GameError:
+                continue  # over already
+        ended += 1
+    return ended

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -78,6 +79,10 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
         while open_sockets(daphne.pid) > before and time.monotonic() < end:
             time.sleep(0.2)
         assert open_sockets(daphne.pid) <= before, "daphne still holds the load test's sockets"
+        # The step's games are voided, so they do not go on timing out on the server.
+        with sqlite3.connect(tmp_path / "load.sqlite3") as database:
+            statuses = [row[0] for row in database.execute("SELECT status FROM games_table")]
+        assert statuses == ["cancelled"] * 3, statuses
     finally:
         daphne.terminate()
         try:
