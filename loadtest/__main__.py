@@ -311,21 +311,23 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
 
+    def measure(target: str, url: str, layout: list[list[Any]], meter: procs.CpuMeter) -> Step:
+        return run_step(
+            target,
+            url,
+            layout,
+            rate=args.rate,
+            warmup=args.warmup,
+            duration=args.duration,
+            meter=meter,
+            echo=target == "echo",
+            lockstep=args.lockstep,
+        )
+
     def project(tables: int) -> Step:
         layout = seat_tables(tables, args.seats)
-        meter = procs.CpuMeter(port, db_name)
         try:
-            return run_step(
-                "project",
-                args.url,
-                layout,
-                rate=args.rate,
-                warmup=args.warmup,
-                duration=args.duration,
-                meter=meter,
-                echo=False,
-                lockstep=args.lockstep,
-            )
+            return measure("project", args.url, layout, procs.CpuMeter(port, db_name))
         finally:
             end_tables(layout)
 
@@ -343,17 +345,8 @@ def main(argv: list[str] | None = None) -> int:
                 nonlocal first
                 layout = echo_layout(tables, args.seats, first)
                 first += tables
-                meter = procs.CpuMeter(echo_port, None)
-                return run_step(
-                    "echo",
-                    f"http://127.0.0.1:{echo_port}",
-                    layout,
-                    rate=args.rate,
-                    warmup=args.warmup,
-                    duration=args.duration,
-                    meter=meter,
-                    echo=True,
-                    lockstep=args.lockstep,
+                return measure(
+                    "echo", f"http://127.0.0.1:{echo_port}", layout, procs.CpuMeter(echo_port, None)
                 )
 
             echo_steps, echo_why = stepping(args, echo)

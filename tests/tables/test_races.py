@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 
 from games import services
 from games.errors import GameError
@@ -38,6 +39,30 @@ def race(*calls: Callable[[], Any]) -> list[Any]:
     for thread in threads:
         thread.join()
     return results
+
+
+@contextmanager
+def held_elsewhere(table_id: int) -> Iterator[None]:
+    """Another transaction (in a thread of its own) holds the table's lock within the block."""
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                services.lock(table_id)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        yield
+    finally:
+        release.set()
+        holder.join()
 
 
 def test_it_applies_one_of_two_discards_for_the_same_turn(alice, bob):
@@ -96,8 +121,6 @@ def test_it_seats_one_of_two_players_racing_for_the_last_seat(alice, bob, carol)
 def test_a_locked_table_does_not_hold_up_another_table_of_its_template(players):
     """The row lock is the table's alone: a plain ``FOR UPDATE`` over the join with the template
     also locked the template's row, so every table of a template took turns, site-wide."""
-    from django.db import OperationalError, transaction
-
     from games import client_actions
 
     alice, bob, carol, dave = players[:4]
@@ -106,41 +129,26 @@ def test_a_locked_table_does_not_hold_up_another_table_of_its_template(players):
     held = seat_all(tmpl, [alice, bob], clock)
     other = seat_all(tmpl, [carol, dave], clock)
     users = {str(carol.pk): carol, str(dave.pk): dave}
-    locked, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                services.lock(held.pk)
-                locked.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with held_elsewhere(held.pk):
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '2s'")
-        player = users[turn_player(other)]
-        answer = client_actions.perform(other.pk, player, {"id": "a1", "type": "draw", "source": "closed"})
-        assert answer == {"ack": "a1", "v": Table.objects.get(pk=other.pk).version}
-        # The same lock on the held table does wait: the test can tell the two apart.
-        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
-            services.lock(held.pk)
-    finally:
-        release.set()
-        holder.join()
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = 0")
+        try:
+            player = users[turn_player(other)]
+            answer = client_actions.perform(
+                other.pk, player, {"id": "a1", "type": "draw", "source": "closed"}
+            )
+            assert answer == {"ack": "a1", "v": Table.objects.get(pk=other.pk).version}
+            # The same lock on the held table does wait: the test can tell the two apart.
+            with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+                services.lock(held.pk)
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = 0")
 
 
 def test_the_sweep_passes_over_a_table_someone_holds_and_applies_it_next_time(players):
     """Two sweeps at once (a slow one and the next) share the work, and a sweep never waits
     behind a player's move: it skips a locked table, whose deadline stays due."""
-    from django.db import transaction
-
     alice, bob, carol, dave = players[:4]
     clock = Clock()
     tmpl = template(seats=2)
@@ -148,26 +156,9 @@ def test_the_sweep_passes_over_a_table_someone_holds_and_applies_it_next_time(pl
     other = seat_all(tmpl, [carol, dave], clock)
     late = max(state(held).deadline_ms, state(other).deadline_ms) + 1
     before = {t.pk: Table.objects.get(pk=t.pk).version for t in (held, other)}
-    locked, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                services.lock(held.pk)
-                locked.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with held_elsewhere(held.pk):
         assert services.sweep(at=late) == 1, "the free table moved; the held one was passed over"
         assert Table.objects.get(pk=other.pk).version > before[other.pk]
         assert Table.objects.get(pk=held.pk).version == before[held.pk]
-    finally:
-        release.set()
-        holder.join()
     assert services.sweep(at=late) == 1, "the next sweep applies the one passed over"
     assert Table.objects.get(pk=held.pk).version > before[held.pk]
