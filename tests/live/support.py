@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from itertools import count
 from typing import Any
@@ -237,11 +238,35 @@ def play_deal(table_id: int, users: list[User], plan: dict[str, str]) -> engine.
 
 
 def rig(table_id: int, user: User, codes: str) -> None:
-    """Give ``user`` these cards (a test's shortcut to a hand that declares)."""
+    """Give ``user`` these cards (a test's shortcut to a hand that declares), each swapped with
+    a copy from the closed pile, another hand, the open pile or the cut, so that the deal still
+    holds every card as many times as its packs do. (Writing the hand alone could make a third
+    3S in two packs, which the solver rightly refuses: a flaky failure, once in many deals.)"""
     data = Table.objects.get(pk=table_id).state
-    for seat_data in data["deal"]["seats"]:
-        if seat_data["player"] == str(user.pk):
-            seat_data["hand"] = codes.split()
+    deal = data["deal"]
+    (seat,) = [seat for seat in deal["seats"] if seat["player"] == str(user.pk)]
+    wanted = codes.split()
+    bring = Counter(wanted) - Counter(seat["hand"])
+    spare = list((Counter(seat["hand"]) - Counter(wanted)).elements())
+    places = [
+        deal["closed_pile"],
+        *(other["hand"] for other in deal["seats"] if other is not seat),
+        deal["open_pile"],
+    ]
+    for code in bring.elements():
+        giving = spare.pop() if spare else None
+        place = next((place for place in places if code in place), None)
+        if place is not None:
+            index = place.index(code)
+            if giving is None:
+                del place[index]
+            else:
+                place[index] = giving
+        elif deal["cut"] == code and giving is not None:
+            deal["cut"] = giving
+    for left in spare:  # a shorter hand than before: the rest go under the closed pile
+        deal["closed_pile"].insert(0, left)
+    seat["hand"] = wanted
     Table.objects.filter(pk=table_id).update(state=data)
 
 

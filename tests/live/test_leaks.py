@@ -159,3 +159,23 @@ def test_no_frame_shows_a_player_a_card_they_may_not_see(clock, monkeypatch):
             await conn.close()
 
     run(body)
+
+
+def test_rigging_a_hand_keeps_every_card_as_many_times_as_the_packs_hold():
+    """The tests' ``rig`` swaps the cards it gives: it once wrote the hand alone, and a third
+    3S in two packs made this file's bots fail at random."""
+    hand = ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "TC", "JC", "QC", "KC"]
+    for round_ in range(12):  # a new shuffle each time: three new players, who sit at one table
+        users = [make_user(f"{name}{round_}") for name in ("alice", "bob", "carol")]
+        table = seat(users)
+        before = state(table.pk).deal
+        assert before is not None
+        rig(table.pk, users[0], " ".join(hand))
+        deal = state(table.pk).deal
+        assert deal is not None
+        everything = [deal.cut, *deal.open_pile, *deal.closed_pile, *(c for s in deal.seats for c in s.hand)]
+        held = 1 + len(before.open_pile) + len(before.closed_pile) + sum(len(s.hand) for s in before.seats)
+        assert len(everything) == held
+        assert max(everything.count(card) for card in everything) <= deal.packs
+        mine = next(s for s in deal.seats if s.player == str(users[0].pk))
+        assert sorted(c.code for c in mine.hand) == sorted(hand)
