@@ -20,7 +20,7 @@ from games import services
 from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
 from games.models import ActionReceipt, Table
-from games.prepared import Prepared
+from games.prepared import Insert, Prepared
 from games.views_state import grouping_labels
 
 #: Moves in the deal, handed to :func:`games.services.act` with their fields.
@@ -90,10 +90,7 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
             if answer is None:
                 with services.holding(locked):
                     table = _apply(table_id, user, kind, frame)
-                receipt = ActionReceipt.objects.create(
-                    table_id=table_id, user_id=user.pk, client_id=client_id, type=kind, version=table.version
-                )
-                answer = receipt.answer()
+                answer = _record(table_id, user, client_id, kind, version=table.version)
             return _with_grouping(answer, kind, table_id, user, table)
     except GameError as error:
         return _refused(table_id, user, client_id, kind, error)
@@ -106,6 +103,27 @@ _RECEIPT = Prepared(
     ).values_list("client_id", "version", "error", "message"),
     arity=3,
 )
+
+
+_INSERT_RECEIPT = Insert(
+    ActionReceipt, ["table", "user", "client_id", "type", "version", "error", "message", "created_at"]
+)
+
+
+def _record(
+    table_id: int,
+    user: Any,
+    client_id: str,
+    kind: str,
+    *,
+    version: int | None = None,
+    error: str = "",
+    message: str = "",
+) -> dict[str, Any]:
+    """Write an action's receipt (in the caller's transaction) and return its answer."""
+    row = (table_id, user.pk, client_id, kind, version, error, message, timezone.now())
+    _INSERT_RECEIPT.run([row])
+    return ActionReceipt(client_id=client_id, version=version, error=error, message=message).answer()
 
 
 def _answered(table_id: int, user: Any, client_id: str) -> dict[str, Any] | None:
@@ -123,14 +141,8 @@ def _refused(table_id: int, user: Any, client_id: str, kind: str, error: GameErr
         services.lock(table_id)
         answer = _answered(table_id, user, client_id)
         if answer is None:
-            answer = ActionReceipt.objects.create(
-                table_id=table_id,
-                user_id=user.pk,
-                client_id=client_id,
-                type=kind,
-                error=error.code[:40],
-                message=error.message[:300],
-            ).answer()
+            code, words = error.code[:40], error.message[:300]
+            answer = _record(table_id, user, client_id, kind, error=code, message=words)
         return answer
 
 

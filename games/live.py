@@ -34,7 +34,6 @@ from django.conf import settings
 from django.db import connection
 
 from games import client_actions, services, views_state
-from games.engine import table as engine
 from games.models import Table
 from games.views_state import events_for, table_view
 
@@ -90,7 +89,7 @@ def views_json(written: services.Written) -> dict[str, str]:
     """The snapshot's ``table`` for every viewer, as JSON text: key "" for a watcher, the
     player's name for each player dealt in. Built once per version (one read of the seats, for
     names and presence) and shared by every connection in this process."""
-    state = engine.TableState.from_json(written.state)
+    state = written.state
     seats = views_state.seats_at(written.table_id)
     dealt = list(state.deal.players) if state.deal is not None else []  # who may see more than a watcher
     out: dict[str, str] = {}

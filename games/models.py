@@ -111,7 +111,10 @@ class TableStatus(models.TextChoices):
 class Table(models.Model):
     """One table; ``state`` is the engine's TableState as JSON, ``version`` its last event."""
 
-    template = models.ForeignKey(TableTemplate, on_delete=models.PROTECT, related_name="tables")
+    # Indexed by (template, status) below: an index of its own would only slow every move.
+    template = models.ForeignKey(
+        TableTemplate, on_delete=models.PROTECT, related_name="tables", db_index=False
+    )
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.WAITING)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField()
@@ -228,7 +231,8 @@ class Visibility(models.TextChoices):
 class TableEvent(models.Model):
     """Append-only log: one row per version of a table. Private events name their one viewer."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    # Indexed by the unique (table, version): a second index would only slow every event's insert.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events", db_index=False)
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
     data = models.JSONField(default=dict)
@@ -255,7 +259,8 @@ class ActionReceipt(models.Model):
     process the client reconnected to. Written in the transaction of the action itself.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the unique (table, user, client id): a second index would only slow every action.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     client_id = models.CharField(max_length=64)
     type = models.CharField(max_length=20)

@@ -14,6 +14,7 @@ Players are named in the engine by their user id as a string.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -23,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, overload
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
@@ -50,6 +51,7 @@ from games.models import (
     TableTemplate,
     Visibility,
 )
+from games.prepared import Insert, Prepared, Update
 from protection import money_play
 from wallet import operations as ops
 from wallet.errors import WalletError
@@ -77,7 +79,7 @@ class Written:
     table_id: int
     version: int
     status: str
-    state: dict[str, Any]
+    state: engine.TableState
     deadline: datetime | None
     deadline_version: int | None
     template_name: str
@@ -223,12 +225,14 @@ def _run(
         deadline = final.deadline_ms
         table.deadline = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
         table.deadline_version = None if deadline is None else table.version
-        table.save(update_fields=["state", "status", "version", "deadline", "deadline_version", "updated_at"])
+        table.updated_at = timezone.now()
+        saved = [table.state, table.status, table.version, table.deadline, table.deadline_version]
+        _SAVE_TABLE.run(table.pk, [*saved, table.updated_at])
         written = Written(
             table_id=table.pk,
             version=table.version,
             status=table.status,
-            state=table.state,
+            state=final,
             deadline=table.deadline,
             deadline_version=table.deadline_version,
             template_name=table.template.name,
@@ -253,11 +257,49 @@ def lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
     ``FOR UPDATE`` over the join would lock the template too, and every table of one template
     (all the 101 Pool tables of a lobby) would then take turns on that one row, one action at a
     time across the site. :class:`Table.DoesNotExist` when there is none; with ``skip_locked``,
-    None when another transaction holds it."""
-    rows = Table.objects.select_for_update(of=("self",), skip_locked=skip_locked).select_related("template")
-    if not skip_locked:
-        return rows.get(pk=table_id)
-    return rows.filter(pk=table_id).first()
+    None when another transaction holds it.
+
+    Every action starts here, so the statement is built once (:mod:`games.prepared`). The
+    table's other columns (its deadline, its timestamps) load if they are read."""
+    rows = (_LOCK_SKIPPING if skip_locked else _LOCK).rows(table_id)
+    if not rows:
+        if skip_locked:
+            return None
+        raise Table.DoesNotExist(f"no table {table_id}")
+    row = rows[0]
+    values = dict(zip(_LOCKED_TABLE + _LOCKED_TEMPLATE, row, strict=True))
+    if isinstance(values["state"], str):
+        values["state"] = json.loads(values["state"])
+    for flag in ("private", "template__bots_allowed", "template__active"):
+        values[flag] = bool(values[flag])
+    template = TableTemplate.from_db(
+        connection.alias,
+        [name.removeprefix("template__") for name in _LOCKED_TEMPLATE],
+        [values[name] for name in _LOCKED_TEMPLATE],
+    )
+    columns = [name.replace("__", "_") for name in _LOCKED_TABLE]  # template__id is template_id
+    table = Table.from_db(connection.alias, columns, [values[name] for name in _LOCKED_TABLE])
+    table.template = template
+    return table
+
+
+#: What the lock reads of the table (the rest loads if used) and of its template (all of it).
+_LOCKED_TABLE = ("id", "template__id", "status", "version", "state", "private", "invite_code")
+_LOCKED_TEMPLATE = tuple(f"template__{field.attname}" for field in TableTemplate._meta.concrete_fields)
+
+
+def _lock_query(skip_locked: bool) -> Prepared:
+    return Prepared(
+        lambda table_id: (
+            Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
+            .filter(pk=table_id)
+            .values_list(*_LOCKED_TABLE, *_LOCKED_TEMPLATE)
+        ),
+        arity=1,
+    )
+
+
+_LOCK, _LOCK_SKIPPING = _lock_query(skip_locked=False), _lock_query(skip_locked=True)
 
 
 class _Held(threading.local):
@@ -326,24 +368,22 @@ def _status(state: engine.TableState) -> str:
     return TableStatus.FINISHED if state.phase is engine.Phase.FINISHED else TableStatus.CANCELLED
 
 
+#: A write's statements, built once (every move runs them).
+_SAVE_TABLE = Update(Table, ["state", "status", "version", "deadline", "deadline_version", "updated_at"])
+_INSERT_EVENTS = Insert(TableEvent, ["table", "version", "type", "data", "visibility", "user", "created_at"])
+
+
 def _append(table: Table, events: Iterable[Event]) -> list[Published]:
     rows = []
     published = []
+    created_at = timezone.now()
     for event in events:
         table.version += 1
         to = None if event.to is None else int(event.to)
-        rows.append(
-            TableEvent(
-                table=table,
-                version=table.version,
-                type=event.type,
-                data=event.data,
-                visibility=Visibility.EVERYONE if to is None else Visibility.USER,
-                user_id=to,
-            )
-        )
+        visibility = Visibility.EVERYONE if to is None else Visibility.USER
+        rows.append((table.pk, table.version, event.type, event.data, visibility, to, created_at))
         published.append(Published(table.pk, table.version, event.type, event.data, to))
-    TableEvent.objects.bulk_create(rows)
+    _INSERT_EVENTS.run(rows)
     return published
 
 

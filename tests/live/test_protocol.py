@@ -539,15 +539,16 @@ def test_the_receipt_and_the_action_commit_together(people, monkeypatch):
     mover = on_turn(table.pk, people)
     from games import client_actions
 
-    real_save = ActionReceipt.save
-    monkeypatch.setattr(
-        ActionReceipt, "save", lambda self, *a, **k: (_ for _ in ()).throw(RuntimeError("disk"))
-    )
-    before = version(table.pk)
-    with pytest.raises(RuntimeError):
-        client_actions.perform(table.pk, mover, {"id": "r-1", "type": "draw", "source": "closed"})
+    def failing(rows):
+        raise RuntimeError("disk")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(client_actions._INSERT_RECEIPT, "run", failing)  # the receipt's write fails
+        before = version(table.pk)
+        with pytest.raises(RuntimeError):
+            client_actions.perform(table.pk, mover, {"id": "r-1", "type": "draw", "source": "closed"})
     assert version(table.pk) == before
-    monkeypatch.setattr(ActionReceipt, "save", real_save)
+    assert not ActionReceipt.objects.filter(table_id=table.pk, client_id="r-1").exists()
     answer = client_actions.perform(table.pk, mover, {"id": "r-1", "type": "draw", "source": "closed"})
     assert answer == {"ack": "r-1", "v": before + 2}
     assert state(table.pk).phase is engine.Phase.PLAYING

@@ -105,3 +105,77 @@ def test_a_prepared_read_is_compiled_once_and_answers_as_its_queryset_does(
         read.rows("a")
     with pytest.raises(ValueError, match="one parameter"):
         Prepared(lambda user_id: ActionReceipt.objects.filter(user_id=alice.pk), arity=1).rows(bob.pk)
+
+
+def test_the_moves_writes_built_once_store_what_the_orm_would(alice, bob, django_assert_num_queries):
+    """games.prepared.Insert and Update: each value through its field (JSON, a foreign key, an
+    aware time), one statement for many rows, and the number of rows an update changed."""
+    from datetime import UTC, datetime
+
+    from games.models import TableEvent, Visibility
+    from games.prepared import Insert, Update
+
+    table = seat_all(template(seats=2), [alice, bob], Clock())
+    at = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    insert = Insert(TableEvent, ["table", "version", "type", "data", "visibility", "user", "created_at"])
+    rows = [
+        (table.pk, 900, "note", {"cards": ["7H", "JK"], "n": 1}, Visibility.EVERYONE, None, at),
+        (table.pk, 901, "secret", {"hand": "private"}, Visibility.USER, bob.pk, at),
+    ]
+    with django_assert_num_queries(1):
+        insert.run(rows)
+    stored = list(
+        TableEvent.objects.filter(table=table, version__gte=900)
+        .order_by("version")
+        .values_list("version", "type", "data", "visibility", "user_id", "created_at")
+    )
+    assert stored == [
+        (900, "note", {"cards": ["7H", "JK"], "n": 1}, "everyone", None, at),
+        (901, "secret", {"hand": "private"}, "user", bob.pk, at),
+    ]
+    update = Update(Table, ["status", "deadline"])
+    with django_assert_num_queries(1):
+        assert update.run(table.pk, ["finished", at]) == 1
+    assert Table.objects.values_list("status", "deadline").get(pk=table.pk) == ("finished", at)
+    assert update.run(-1, ["finished", at]) == 0
+    with pytest.raises(TypeError, match="not a column"):
+        Insert(Table, ["seats"])
+
+
+def test_the_lock_reads_the_table_and_its_template_as_the_orm_does(alice, bob, django_assert_num_queries):
+    """games.services.lock builds its statement once; what it does not read loads when used."""
+    from django.db import transaction
+
+    table = seat_all(template(seats=2), [alice, bob], Clock())
+    expected = Table.objects.select_related("template").get(pk=table.pk)
+    with transaction.atomic():
+        with django_assert_num_queries(1):
+            locked = services.lock(table.pk)
+            its_template = locked.template
+            read = [
+                locked.pk,
+                locked.status,
+                locked.version,
+                locked.state,
+                locked.private,
+                locked.invite_code,
+            ]
+            names = [field.attname for field in its_template._meta.concrete_fields]
+            assert [getattr(its_template, name) for name in names] == [
+                getattr(expected.template, name) for name in names
+            ]
+            assert isinstance(its_template.bots_allowed, bool)
+            assert isinstance(locked.private, bool)
+        assert read == [
+            expected.pk,
+            expected.status,
+            expected.version,
+            expected.state,
+            expected.private,
+            expected.invite_code,
+        ]
+        with django_assert_num_queries(1):  # a column the lock left out
+            assert locked.created_at == expected.created_at
+        with pytest.raises(Table.DoesNotExist):
+            services.lock(-1)
+        assert services.lock(-1, skip_locked=True) is None
