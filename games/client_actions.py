@@ -20,8 +20,8 @@ from games import services
 from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
 from games.models import ActionReceipt, Table
-from games.prepared import Insert, Prepared
 from games.views_state import grouping_labels
+from statements import Insert, Prepared
 
 #: Moves in the deal, handed to :func:`games.services.act` with their fields.
 DEAL_ACTIONS = ("draw", "discard", "drop", "finish", "declare", "show", "save_grouping")

@@ -14,7 +14,6 @@ Players are named in the engine by their user id as a string.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -24,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, overload
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
@@ -51,8 +50,8 @@ from games.models import (
     TableTemplate,
     Visibility,
 )
-from games.prepared import Insert, Prepared, Update
 from protection import money_play
+from statements import Insert, Prepared, Update, instance
 from wallet import operations as ops
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec
@@ -259,33 +258,24 @@ def lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
     time across the site. :class:`Table.DoesNotExist` when there is none; with ``skip_locked``,
     None when another transaction holds it.
 
-    Every action starts here, so the statement is built once (:mod:`games.prepared`). The
+    Every action starts here, so the statement is built once (:mod:`statements`). The
     table's other columns (its deadline, its timestamps) load if they are read."""
     rows = (_LOCK_SKIPPING if skip_locked else _LOCK).rows(table_id)
     if not rows:
         if skip_locked:
             return None
         raise Table.DoesNotExist(f"no table {table_id}")
-    row = rows[0]
-    values = dict(zip(_LOCKED_TABLE + _LOCKED_TEMPLATE, row, strict=True))
-    if isinstance(values["state"], str):
-        values["state"] = json.loads(values["state"])
-    for flag in ("private", "template__bots_allowed", "template__active"):
-        values[flag] = bool(values[flag])
-    template = TableTemplate.from_db(
-        connection.alias,
-        [name.removeprefix("template__") for name in _LOCKED_TEMPLATE],
-        [values[name] for name in _LOCKED_TEMPLATE],
-    )
-    columns = [name.replace("__", "_") for name in _LOCKED_TABLE]  # template__id is template_id
-    table = Table.from_db(connection.alias, columns, [values[name] for name in _LOCKED_TABLE])
-    table.template = template
+    split = len(_LOCKED_TABLE)
+    table = instance(Table, _LOCKED_TABLE_COLUMNS, rows[0][:split])
+    table.template = instance(TableTemplate, _LOCKED_TEMPLATE_COLUMNS, rows[0][split:])
     return table
 
 
 #: What the lock reads of the table (the rest loads if used) and of its template (all of it).
 _LOCKED_TABLE = ("id", "template__id", "status", "version", "state", "private", "invite_code")
-_LOCKED_TEMPLATE = tuple(f"template__{field.attname}" for field in TableTemplate._meta.concrete_fields)
+_LOCKED_TEMPLATE_COLUMNS = tuple(field.attname for field in TableTemplate._meta.concrete_fields)
+_LOCKED_TEMPLATE = tuple(f"template__{name}" for name in _LOCKED_TEMPLATE_COLUMNS)
+_LOCKED_TABLE_COLUMNS = tuple(name.replace("__", "_") for name in _LOCKED_TABLE)  # template_id
 
 
 def _lock_query(skip_locked: bool) -> Prepared:

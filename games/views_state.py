@@ -17,8 +17,8 @@ from games.engine.solver import solve
 from games.engine.variants import variant_named
 from games.errors import GameError
 from games.models import Deal, Seat, Table, TableEvent, Visibility
-from games.prepared import Prepared
 from games.results import explain_result, explain_split, grouping_verdict
+from statements import Prepared
 
 #: Every sitting at a table, oldest first: read for each snapshot a write publishes.
 _SEATS = Prepared(

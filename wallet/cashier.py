@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
+import statements
 from accounts.text import visible
 from protection import kyc, money_play
 from protection.players import lock
-from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
     Leg,
@@ -158,7 +157,7 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
     with transaction.atomic():
         lock(uid)  # two deposits at once must not both fit under one limit
         check_deposit(uid, amount)
-        deposit = _insert(Deposit, values)
+        deposit = statements.insert(Deposit, values)
     if getattr(provider, "confirms_itself", False):
         return confirm_deposit(reference)  # the sandbox plays the provider's callback
     return deposit
@@ -192,7 +191,7 @@ def confirm_deposit(provider_ref: str, *, by_user: User | None = None) -> Deposi
         deposit.status = Deposit.Status.CONFIRMED
         deposit.journal = journal
         deposit.decided_at = timezone.now()
-        _update(deposit, ["status", "journal_id", "decided_at"])
+        statements.update(deposit, ["status", "journal_id", "decided_at"])
         return deposit
 
 
@@ -207,74 +206,20 @@ def fail_deposit(provider_ref: str, reason: str = "") -> Deposit:
         deposit.status = Deposit.Status.FAILED
         deposit.failure_reason = reason[:200]
         deposit.decided_at = timezone.now()
-        _update(deposit, ["status", "failure_reason", "decided_at"])
+        statements.update(deposit, ["status", "failure_reason", "decided_at"])
         return deposit
 
 
 def _locked_deposit(provider_ref: str) -> Deposit:
-    deposit = _locked(Deposit, "provider_ref", provider_ref)
+    deposit = statements.locked(Deposit, "provider_ref", provider_ref)
     if deposit is None:
         raise WalletError(Code.NOT_FOUND, f"No deposit has the reference {provider_ref!r}.")
     return deposit
 
 
-# Deposits and withdrawals are read, locked and written with plain SQL through wallet.sql:
-# they sit on the same hot path as the postings (the ORM costs more than the statements).
-
-ModelT = TypeVar("ModelT", Deposit, Withdrawal)
-
-
-def _columns(model: type[models.Model]) -> list[str]:
-    return [field.attname for field in model._meta.concrete_fields]
-
-
-def _locked(model: type[ModelT], column: str, value: Any) -> ModelT | None:
-    """The row of ``model`` whose ``column`` is ``value``, locked (FOR UPDATE) for this transaction."""
-    columns = _columns(model)
-    for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    rows = sql.fetch(
-        f"SELECT {', '.join(columns)} FROM {model._meta.db_table} WHERE {column} = %s{for_update}",  # noqa: S608
-        [value],
-    )
-    if not rows:
-        return None
-    values = [_from_db(model, name, value) for name, value in zip(columns, rows[0], strict=True)]
-    return model.from_db(connection.alias, columns, values)
-
-
-def _from_db(model: type[models.Model], name: str, value: Any) -> Any:
-    if isinstance(value, str) and isinstance(model._meta.get_field(name), models.DateTimeField):
-        parsed = parse_datetime(value)  # SQLite keeps datetimes as naive UTC text
-        return parsed.replace(tzinfo=UTC) if parsed is not None and timezone.is_naive(parsed) else parsed
-    return value
-
-
-def _insert(model: type[ModelT], values: dict[str, Any]) -> ModelT:
-    columns = list(values)
-    params = [_to_db(value) for value in values.values()]
-    rows = sql.fetch(
-        f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) "  # noqa: S608 (field names, placeholders)
-        f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING id",
-        params,
-    )
-    instance = model(id=rows[0][0], **values)
-    instance._state.adding = False
-    instance._state.db = connection.alias
-    return instance
-
-
-def _update(instance: Deposit | Withdrawal, columns: list[str]) -> None:
-    assignments = ", ".join(f"{column} = %s" for column in columns)
-    sql.fetch(
-        f"UPDATE {instance._meta.db_table} SET {assignments} WHERE id = %s RETURNING id",  # noqa: S608
-        [*(_to_db(getattr(instance, column)) for column in columns), instance.pk],
-    )
-
-
-def _to_db(value: Any) -> Any:
-    if isinstance(value, datetime) and connection.vendor != "postgresql":
-        return connection.ops.adapt_datetimefield_value(value)
-    return value
+# Deposits and withdrawals are read, locked and written with statements built once
+# (``statements``): they sit on the same hot path as the postings, and the ORM's query building
+# costs more than the statements.
 
 
 # --- withdrawals ----------------------------------------------------------------------------
@@ -336,7 +281,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
                 plan=lambda _locks: Plan([Leg(wallet.ref, tax_account.ref, tax)]),
                 created_by_id=uid,
             )
-        withdrawal = _insert(
+        withdrawal = statements.insert(
             Withdrawal,
             {
                 "user_id": uid,
@@ -387,7 +332,7 @@ def _decide(
     if not getattr(by_user, "is_staff", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may approve or reject withdrawals.")
     with transaction.atomic():
-        withdrawal = _locked(Withdrawal, "id", withdrawal_id)
+        withdrawal = statements.locked(Withdrawal, "id", withdrawal_id)
         if withdrawal is None:
             raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
         if withdrawal.status != Withdrawal.Status.REQUESTED:
@@ -398,7 +343,7 @@ def _decide(
             if withdrawal.first_approved_by_id is None:
                 withdrawal.first_approved_by = by_user
                 withdrawal.first_approved_at = timezone.now()
-                _update(withdrawal, ["first_approved_by_id", "first_approved_at"])
+                statements.update(withdrawal, ["first_approved_by_id", "first_approved_at"])
                 return withdrawal
             if withdrawal.first_approved_by_id == by_user.pk:
                 raise WalletError(
@@ -430,7 +375,7 @@ def _decide(
         withdrawal.decided_by = by_user
         withdrawal.decided_at = timezone.now()
         withdrawal.reason = reason[:200]
-        _update(
+        statements.update(
             withdrawal,
             ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "provider_ref"],
         )
@@ -468,7 +413,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
     if not reason:
         raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is corrected.")
     with transaction.atomic():
-        withdrawal = _locked(Withdrawal, "id", withdrawal_id)
+        withdrawal = statements.locked(Withdrawal, "id", withdrawal_id)
         if withdrawal is None:
             raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
         if withdrawal.status != Withdrawal.Status.PAID:
@@ -491,7 +436,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
         _return_tax(withdrawal, by_user, "returned")
         withdrawal.status = Withdrawal.Status.RETURNED
         withdrawal.correction_journal = journal
-        _update(withdrawal, ["status", "correction_journal_id"])
+        statements.update(withdrawal, ["status", "correction_journal_id"])
         return withdrawal
 
 

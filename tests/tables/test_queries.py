@@ -78,10 +78,10 @@ def test_a_websocket_action_is_one_lock_and_its_receipt_with_no_savepoint(
 def test_a_prepared_read_is_compiled_once_and_answers_as_its_queryset_does(
     alice, bob, django_assert_num_queries
 ):
-    """games.prepared: the ORM's SQL, built once, run with new values in the right places (the
+    """statements: the ORM's SQL, built once, run with new values in the right places (the
     values here reach the SQL in another order than they are given, one of them as text)."""
     from games.models import ActionReceipt
-    from games.prepared import Prepared
+    from statements import Prepared
 
     clock = Clock()
     table = seat_all(template(seats=2), [alice, bob], clock)
@@ -108,12 +108,12 @@ def test_a_prepared_read_is_compiled_once_and_answers_as_its_queryset_does(
 
 
 def test_the_moves_writes_built_once_store_what_the_orm_would(alice, bob, django_assert_num_queries):
-    """games.prepared.Insert and Update: each value through its field (JSON, a foreign key, an
+    """statements.Insert and Update: each value through its field (JSON, a foreign key, an
     aware time), one statement for many rows, and the number of rows an update changed."""
     from datetime import UTC, datetime
 
     from games.models import TableEvent, Visibility
-    from games.prepared import Insert, Update
+    from statements import Insert, Update
 
     table = seat_all(template(seats=2), [alice, bob], Clock())
     at = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
