@@ -98,10 +98,18 @@ def from_db(field: Field[Any, Any], value: Any) -> Any:
 
 def instance(model: type[ModelT], names: Sequence[str], values: Sequence[Any]) -> ModelT:
     """A model instance from a row's values for the fields ``names`` (attribute names, such as
-    ``template_id``); the fields not named load from the database if they are read."""
-    by_name = {field.attname: field for field in model._meta.concrete_fields}
-    converted = [from_db(by_name[name], value) for name, value in zip(names, values, strict=True)]
-    return model.from_db(connection.alias, list(names), converted)
+    ``template_id``, in any order); the fields not named load from the database if they are read."""
+    return _loaded(model, names, values, convert=True)
+
+
+def _loaded(model: type[ModelT], names: Sequence[str], values: Sequence[Any], *, convert: bool) -> ModelT:
+    # Model.from_db takes the values in the order of the model's fields, whatever the names say.
+    given = dict(zip(names, values, strict=True))
+    fields = [field for field in model._meta.concrete_fields if field.attname in given]
+    if len(fields) != len(given):
+        raise TypeError(f"not all of {list(names)} are columns of {model.__name__}")
+    ordered = [from_db(field, given[field.attname]) if convert else given[field.attname] for field in fields]
+    return model.from_db(connection.alias, [field.attname for field in fields], ordered)
 
 
 class _Write:
@@ -208,7 +216,7 @@ def insert(model: type[ModelT], values: dict[str, Any]) -> ModelT:
     pk = _write(Insert, model, list(values)).one(list(values.values()))
     primary = model._meta.pk
     assert primary is not None  # _Write checked it
-    return model.from_db(connection.alias, [primary.attname, *values], [pk, *values.values()])
+    return _loaded(model, [primary.attname, *values], [pk, *values.values()], convert=False)
 
 
 def update(row: Model, names: Sequence[str]) -> int:

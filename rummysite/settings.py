@@ -327,6 +327,9 @@ TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("backoffice.context_processors.staff")
 # A withdrawal above this many paise needs a second staff member's approval (four eyes).
 WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)
+# PostgreSQL's fast posting path (wallet/sql.py); off, postings take the portable path SQLite
+# takes. Both pass the same ledger tests; docs/PERFORMANCE.md measures the difference.
+WALLET_FAST_PATH = env_bool("WALLET_FAST_PATH", True)
 # Tables: the most open seats a player holds at once, and how long "play now" on one template
 # answers with the seat it just gave (twenty clicks are one seat and one fee).
 TABLE_MAX_OPEN_SEATS = env_int("TABLE_MAX_OPEN_SEATS", 3, minimum=1)

@@ -34,10 +34,11 @@ from datetime import UTC
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+import statements
 from accounts.text import visible
 from wallet import sql
 from wallet.errors import Code, WalletError
@@ -441,21 +442,21 @@ def _journal(
     created_by_id: int | None,
     reverses_id: int | None,
 ) -> Journal:
-    journal = Journal(
-        id=journal_id,
-        key=key,
-        kind=kind,
-        currency=currency,
-        meta=meta,
-        content_hash=digest,
-        created_at=created_at,
-        created_by_id=created_by_id,
-        reverses_id=reverses_id,
-    )
-    journal._state.adding = False
-    journal._state.db = connection.alias
-    return journal
+    values = [journal_id, key, kind, currency, meta, digest, created_at, created_by_id, reverses_id]
+    return statements.instance(Journal, _JOURNAL_FIELDS, values)
 
+
+_JOURNAL_FIELDS = [
+    "id",
+    "key",
+    "kind",
+    "currency",
+    "meta",
+    "content_hash",
+    "created_at",
+    "created_by_id",
+    "reverses_id",
+]
 
 Written = tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int, int]], list[sql.AccountUpdate]]
 

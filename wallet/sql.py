@@ -1,12 +1,17 @@
-"""The ledger's own SQL, for PostgreSQL and SQLite.
+"""The ledger's own SQL: one portable posting path, and PostgreSQL's fast path.
 
 The posting path is the hot path of the whole site, so it skips the ORM: a posting is one
-locking ``SELECT`` (pipelined with the ``BEGIN`` and with the reads its checks need) and one
-write. On PostgreSQL the write is a single statement (the journal,
-its transfers, their entries and the balance updates as data-modifying CTEs) and every
-statement runs as a server-side prepared statement (psycopg ``prepare=True``; set
-``WALLET_PREPARED_STATEMENTS = False`` behind a pooler that cannot hold them). On SQLite,
-where one writer holds the database anyway, the same steps are plain statements.
+locking ``SELECT`` (followed by the reads its checks need) and the writes.
+
+- **The portable path** runs on every database (SQLite and PostgreSQL alike): the lock, then
+  the journal, its transfers, their entries and the balance updates as plain statements through
+  Django's cursor.
+- **PostgreSQL's fast path** (``WALLET_FAST_PATH``, on by default) does the same in fewer round
+  trips: the lock is pipelined with the ``BEGIN`` and the reads, the write is a single
+  statement (data-modifying CTEs), and every statement runs as a server-side prepared statement
+  (psycopg ``prepare=True``; set ``WALLET_PREPARED_STATEMENTS = False`` behind a pooler that
+  cannot hold them). docs/PERFORMANCE.md measures what it buys; the ledger's property tests run
+  on both paths.
 
 Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContext``).
 """
@@ -47,10 +52,16 @@ class AccountUpdate:
     state: int  # 0 unchanged, 1 close, 2 reopen
 
 
+def fast() -> bool:
+    """Whether postings take PostgreSQL's fast path (see the module's notes)."""
+    vendor = connections[DEFAULT_DB_ALIAS].vendor
+    return vendor == "postgresql" and bool(getattr(settings, "WALLET_FAST_PATH", True))
+
+
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """Run one statement of the ledger and return its rows."""
     conn = connections[DEFAULT_DB_ALIAS]
-    if conn.vendor == "postgresql":
+    if fast():
         return _pg(conn, sql, params)
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
@@ -141,18 +152,19 @@ def select_for_update(
 ) -> tuple[list[tuple[Any, ...]], list[list[tuple[Any, ...]]]]:
     """Lock the accounts by ref in id order, then run ``reads``; return both results.
 
-    PostgreSQL takes row locks and sends the reads in the same round trip (they run after
-    the lock is granted, so they see everything committed before it). SQLite holds the
+    PostgreSQL takes row locks; its fast path sends the reads in the same round trip (they run
+    after the lock is granted, so they see everything committed before it). SQLite holds the
     whole database for the transaction.
     """
     conn = connections[DEFAULT_DB_ALIAS]
-    if conn.vendor == "postgresql":
+    if fast():
         rows, *results = _pg_many(conn, [(_LOCK_PG, [currency, texts(refs)]), *reads])
         return rows, results
     placeholders = ", ".join(["%s"] * len(refs))
+    for_update = " FOR UPDATE" if conn.features.has_select_for_update else ""
     rows = fetch(
         "SELECT id, kind, ref, owner_id, balance, version, allow_negative, closed_at IS NOT NULL "  # noqa: S608
-        f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id",
+        f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id{for_update}",
         [currency, *refs],
     )
     return rows, [fetch(sql, params) for sql, params in reads]
@@ -171,7 +183,7 @@ _CREATE_PG = (
 def create_accounts(rows: Sequence[tuple[str, str, str, int | None, bool]], now: Any) -> None:
     """Insert accounts (kind, currency, ref, owner id, allow negative) unless they exist."""
     conn = connections[DEFAULT_DB_ALIAS]
-    if conn.vendor == "postgresql":
+    if fast():
         owners = "{" + ",".join("NULL" if row[3] is None else str(int(row[3])) for row in rows) + "}"
         flags = "{" + ",".join("t" if row[4] else "f" for row in rows) + "}"
         columns = [texts(str(row[i]) for row in rows) for i in range(3)]
@@ -235,9 +247,9 @@ def write(
     ``legs``: (debit id, credit id, amount); ``entries``: (account id, leg number from 1,
     signed amount, balance after, version). When the key is already taken nothing is written.
     """
-    if connection.vendor == "postgresql":
+    if fast():
         return _write_pg(journal, legs, entries, accounts)
-    return _write_sqlite(journal, legs, entries, accounts)
+    return _write_portable(journal, legs, entries, accounts)
 
 
 def _write_pg(
@@ -272,7 +284,7 @@ def _write_pg(
     return None if journal_id is None else int(journal_id)
 
 
-def _write_sqlite(
+def _write_portable(
     journal: JournalRow,
     legs: Sequence[tuple[int, int, int]],
     entries: Sequence[tuple[int, int, int, int, int]],

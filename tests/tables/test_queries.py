@@ -179,3 +179,33 @@ def test_the_lock_reads_the_table_and_its_template_as_the_orm_does(alice, bob, d
         with pytest.raises(Table.DoesNotExist):
             services.lock(-1)
         assert services.lock(-1, skip_locked=True) is None
+
+
+def test_a_row_becomes_a_model_whatever_the_order_of_its_columns(alice, bob):
+    """statements.instance and insert: values land on their own fields (Model.from_db alone
+    would take them in the model's order), converted from what a driver returns."""
+    from datetime import UTC, datetime
+
+    import statements
+    from games.models import ActionReceipt
+
+    table = seat_all(template(seats=2), [alice, bob], Clock())
+    row = statements.instance(
+        Table,
+        ["state", "private", "updated_at", "id"],
+        ['{"phase": "waiting"}', 1, "2030-01-02 03:04:05", table.pk],
+    )
+    assert (row.pk, row.state, row.private) == (table.pk, {"phase": "waiting"}, True)
+    assert row.updated_at == datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    with pytest.raises(TypeError, match="not all"):
+        statements.instance(Table, ["id", "seats"], [1, 2])
+    at = datetime(2030, 1, 2, tzinfo=UTC)
+    receipt = statements.insert(
+        ActionReceipt,
+        {"version": 7, "client_id": "x1", "user_id": bob.pk, "table_id": table.pk, "type": "draw"}
+        | {"message": "", "error": "", "created_at": at},
+    )
+    stored = ActionReceipt.objects.get(pk=receipt.pk)
+    fields = ("table_id", "user_id", "client_id", "type", "version", "created_at")
+    assert [getattr(receipt, name) for name in fields] == [getattr(stored, name) for name in fields]
+    assert (stored.client_id, stored.version, stored.user_id) == ("x1", 7, bob.pk)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from typing import Any
 
@@ -51,3 +52,17 @@ def _fast_password_hashing(settings: Any) -> None:
     Import this fixture into a test module to make it apply there.
     """
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+#: The posting paths to test (wallet.sql): the portable one everywhere, and PostgreSQL's fast
+#: path when the tests run on PostgreSQL (CI). Both must pass the same ledger tests.
+POSTING_PATHS = (
+    ["portable", "fast"] if os.environ.get("DATABASE_URL", "").startswith("postgres") else ["portable"]
+)
+
+
+@pytest.fixture(params=POSTING_PATHS)
+def posting_path(request: Any, settings: Any) -> str:
+    """Run the test on each posting path (use it through ``pytest.mark.usefixtures``)."""
+    settings.WALLET_FAST_PATH = request.param == "fast"
+    return str(request.param)

@@ -10,7 +10,7 @@ import pytest
 from django.db import OperationalError, connection
 
 from tests.conftest import make_user
-from tests.wallet.support import _fast_password_hashing, fund, pool, wallet  # noqa: F401 (fixture)
+from tests.wallet.support import _fast_password_hashing, fund, pool, posting_path, wallet  # noqa: F401 (fixtures)
 from wallet import operations as ops
 from wallet import sql
 from wallet.errors import WalletError
@@ -18,7 +18,11 @@ from wallet.ledger import post, user_spec
 from wallet.models import Journal, JournalKind
 from wallet.reconcile import reconcile
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("posting_path"),
+]
 
 
 def race(count: int, work: Callable[[int], Any]) -> list[Any]:

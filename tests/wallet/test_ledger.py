@@ -8,8 +8,9 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from tests.wallet.support import _fast_password_hashing, fund, wallet  # noqa: F401 (fixture)
+from tests.wallet.support import _fast_password_hashing, fund, posting_path, wallet  # noqa: F401 (fixtures)
 from wallet import operations as ops
+from wallet import sql
 from wallet.errors import WalletError
 from wallet.ledger import (
     MAX_AMOUNT,
@@ -24,7 +25,7 @@ from wallet.ledger import (
 from wallet.models import Account, Currency, Entry, Journal, JournalKind, Transfer
 from wallet.reconcile import reconcile
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("posting_path")]
 
 
 def test_it_posts_a_transfer_with_an_entry_on_each_side(alice):
@@ -153,7 +154,7 @@ def test_it_locks_the_accounts_in_one_query_in_id_order(alice, bob):
         assert "FOR UPDATE" in query["sql"]
 
 
-def test_a_posting_is_two_statements_on_postgresql_and_five_on_sqlite(alice, bob):
+def test_a_posting_is_two_statements_on_the_fast_path_and_five_on_the_portable_one(alice, bob):
     fund(alice, 10000)
     fund(bob, 10000)
 
@@ -163,9 +164,10 @@ def test_a_posting_is_two_statements_on_postgresql_and_five_on_sqlite(alice, bob
     statements = [
         q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
     ]
-    # PostgreSQL: lock, then journal + transfers + entries + balances in one statement.
-    # SQLite: lock, journal, transfers, entries, balances.
-    assert len(statements) == (2 if connection.vendor == "postgresql" else 5), statements
+    # PostgreSQL's fast path: lock, then journal + transfers + entries + balances in one statement.
+    # The portable path (SQLite, or PostgreSQL with WALLET_FAST_PATH off): lock, journal,
+    # transfers, entries, balances.
+    assert len(statements) == (2 if sql.fast() else 5), statements
 
 
 def test_a_refusal_inside_an_outer_transaction_leaves_it_usable(alice, bob):

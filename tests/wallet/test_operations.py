@@ -13,14 +13,21 @@ from hypothesis import strategies as st
 from games.engine.points21 import PlayerResult, settle
 from games.engine.pool import split_payouts
 from tests.conftest import make_user
-from tests.wallet.support import _fast_password_hashing, fund, journal_count, pool, wallet  # noqa: F401
+from tests.wallet.support import (  # noqa: F401 (fixtures)
+    _fast_password_hashing,
+    fund,
+    journal_count,
+    pool,
+    posting_path,
+    wallet,
+)
 from wallet import operations as ops
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, house_spec, seat_spec
 from wallet.models import Account, Transfer
 from wallet.reconcile import reconcile
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("posting_path")]
 
 
 def house(table_ref: str) -> int:

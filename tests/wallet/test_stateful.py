@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 )
 
 from games.engine.pool import split_payouts
-from tests.wallet.support import _fast_password_hashing  # noqa: F401 (fixture)
+from tests.wallet.support import _fast_password_hashing, posting_path  # noqa: F401 (fixtures)
 from wallet import cashier
 from wallet import operations as ops
 from wallet.errors import WalletError
@@ -432,6 +432,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("posting_path")
 def test_the_ledger_keeps_its_invariants_through_random_operations(players, sam):
     """R-MONEY-1..5, R-POOL-4, R-POOL-8, R-21-8 under random sequences of operations."""
     LedgerMachine.users = players[:4]
