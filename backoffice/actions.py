@@ -93,15 +93,8 @@ def approve_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdra
     with transaction.atomic():
         withdrawal = cashier.approve_withdrawal(withdrawal_id, by_user)
         first = withdrawal.status == Withdrawal.Status.REQUESTED  # four eyes: waits for a second
-        record(
-            by_user,
-            AuditAction.FIRST_APPROVAL if first else AuditAction.APPROVE_WITHDRAWAL,
-            f"withdrawal:{withdrawal.pk}",
-            reason,
-            user=withdrawal.user_id,
-            amount=withdrawal.amount,
-            journal=withdrawal.decision_journal.key if withdrawal.decision_journal else None,
-        )
+        action = AuditAction.FIRST_APPROVAL if first else AuditAction.APPROVE_WITHDRAWAL
+        _record_withdrawal(by_user, action, withdrawal, reason, withdrawal.decision_journal)
     return withdrawal
 
 
@@ -110,14 +103,8 @@ def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdraw
     reason = _check(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.reject_withdrawal(withdrawal_id, by_user, reason)
-        record(
-            by_user,
-            AuditAction.REJECT_WITHDRAWAL,
-            f"withdrawal:{withdrawal.pk}",
-            reason,
-            user=withdrawal.user_id,
-            amount=withdrawal.amount,
-            journal=withdrawal.decision_journal.key if withdrawal.decision_journal else None,
+        _record_withdrawal(
+            by_user, AuditAction.REJECT_WITHDRAWAL, withdrawal, reason, withdrawal.decision_journal
         )
     return withdrawal
 
@@ -127,16 +114,24 @@ def correct_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdra
     reason = _check(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.correct_withdrawal(withdrawal_id, by_user, reason)
-        record(
-            by_user,
-            AuditAction.CORRECT_WITHDRAWAL,
-            f"withdrawal:{withdrawal.pk}",
-            reason,
-            user=withdrawal.user_id,
-            amount=withdrawal.amount,
-            journal=withdrawal.correction_journal.key if withdrawal.correction_journal else None,
-        )
+        journal = withdrawal.correction_journal
+        _record_withdrawal(by_user, AuditAction.CORRECT_WITHDRAWAL, withdrawal, reason, journal)
     return withdrawal
+
+
+def _record_withdrawal(
+    by_user: Any, action: AuditAction, withdrawal: Withdrawal, reason: str, journal: Journal | None
+) -> None:
+    """The audit row of a decision on a withdrawal, naming the journal it wrote, if any."""
+    record(
+        by_user,
+        action,
+        f"withdrawal:{withdrawal.pk}",
+        reason,
+        user=withdrawal.user_id,
+        amount=withdrawal.amount,
+        journal=journal.key if journal else None,
+    )
 
 
 def cancel_table(table_id: int, reason: str, by_user: Any) -> Table:

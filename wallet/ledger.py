@@ -442,21 +442,19 @@ def _journal(
     created_by_id: int | None,
     reverses_id: int | None,
 ) -> Journal:
-    values = [journal_id, key, kind, currency, meta, digest, created_at, created_by_id, reverses_id]
-    return statements.instance(Journal, _JOURNAL_FIELDS, values)
+    values = {
+        "id": journal_id,
+        "key": key,
+        "kind": kind,
+        "currency": currency,
+        "meta": meta,
+        "content_hash": digest,
+        "created_at": created_at,
+        "created_by_id": created_by_id,
+        "reverses_id": reverses_id,
+    }
+    return statements.instance(Journal, list(values), list(values.values()))
 
-
-_JOURNAL_FIELDS = [
-    "id",
-    "key",
-    "kind",
-    "currency",
-    "meta",
-    "content_hash",
-    "created_at",
-    "created_by_id",
-    "reverses_id",
-]
 
 Written = tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int, int]], list[sql.AccountUpdate]]
 

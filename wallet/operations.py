@@ -566,34 +566,37 @@ def hold_seat(
             Code.BELOW_MINIMUM,
             f"Joining needs at least {SEAT_MIN_POINTS} points, {rupees(minimum)}, held for the table.",
         )
+    facts = {"point_value": point_value}
+    return _onto_open_seat(uid, seat_ref, amount, f"seat_hold:{seat_ref}", table_ref, currency, meta, facts)
+
+
+def _onto_open_seat(
+    uid: int,
+    seat_ref: str,
+    amount: int,
+    key: str,
+    table_ref: str,
+    currency: Currency,
+    meta: Mapping[str, Any] | None,
+    facts: Mapping[str, Any],
+) -> Journal:
+    """A hold or a top-up: ``amount`` from the wallet onto the player's seat, while it is open."""
     wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
-    return execute(
-        key=f"seat_hold:{seat_ref}",
-        kind=JournalKind.SEAT_HOLD,
-        currency=currency,
-        accounts=[wallet, seat],
-        meta={
-            **(meta or {}),
-            "seat": seat_ref,
-            "table": table_ref,
-            "user": uid,
-            "amount": amount,
-            "point_value": point_value,
-        },
-        plan=_onto_open_seat(wallet, seat, amount),
-        created_by_id=uid,
-    )
-
-
-def _onto_open_seat(wallet: AccountSpec, seat: AccountSpec, amount: int) -> Callable[[Locks], Plan]:
-    """The plan of a hold or a top-up: ``amount`` from the wallet onto the seat, while it is open."""
 
     def plan(locks: Locks) -> Plan:
         if locks[seat.ref].closed:
             raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat.ref} was already released.")
         return Plan([Leg(wallet.ref, seat.ref, amount)])
 
-    return plan
+    return execute(
+        key=key,
+        kind=JournalKind.SEAT_HOLD,
+        currency=currency,
+        accounts=[wallet, seat],
+        meta={**(meta or {}), "seat": seat_ref, "table": table_ref, "user": uid, "amount": amount, **facts},
+        plan=plan,
+        created_by_id=uid,
+    )
 
 
 def top_up_seat(
@@ -612,23 +615,8 @@ def top_up_seat(
     player up instead)."""
     uid = _uid(user)
     check_amount(amount, what="top-up")
-    wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
-    return execute(
-        key=f"seat_topup:{seat_ref}:{deal_number}",
-        kind=JournalKind.SEAT_HOLD,
-        currency=currency,
-        accounts=[wallet, seat],
-        meta={
-            **(meta or {}),
-            "seat": seat_ref,
-            "table": table_ref,
-            "user": uid,
-            "amount": amount,
-            "top_up_after_deal": deal_number,
-        },
-        plan=_onto_open_seat(wallet, seat, amount),
-        created_by_id=uid,
-    )
+    key, facts = f"seat_topup:{seat_ref}:{deal_number}", {"top_up_after_deal": deal_number}
+    return _onto_open_seat(uid, seat_ref, amount, key, table_ref, currency, meta, facts)
 
 
 def release_seat(
