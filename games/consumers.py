@@ -14,6 +14,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sessions import session_group, user_group
@@ -63,6 +64,19 @@ class TableConsumer(AsyncWebsocketConsumer):
     user: Any
     table_id: int
     version: int | None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand a message to its handler, without the database check Channels makes first.
+
+        Channels closes stale database connections before every message it dispatches, in its
+        one thread for sync code: three thread hops per move at a table of two, and every table
+        of the process queueing through that one thread. This consumer never uses the database
+        from the event loop: each read or write runs through :func:`games.live.in_thread`,
+        which makes the same check in the thread that uses the connection."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']!r}")
+        await handler(message)
 
     # --- connection ----------------------------------------------------------------------------
 

@@ -29,7 +29,8 @@ from loadtest.setup import Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The knee: the highest load whose ack p99 is under this, with nothing lost or refused.
+#: The knee: the highest load whose ack p99 and fan-out p99 are both under this, with nothing
+#: lost or refused (a move must reach the other players as fast as it is acknowledged).
 P99_LIMIT_MS = 100.0
 #: A step reaches its load when it achieves at least this share of the offered actions.
 ACHIEVED_SHARE = 0.95
@@ -69,8 +70,10 @@ class Step:
 
     @property
     def holds(self) -> bool:
-        """Within the knee's standard: p99 under the limit, nothing lost, the load reached."""
-        return self.clean and self.ack_p99 < P99_LIMIT_MS and self.achieved >= ACHIEVED_SHARE * self.offered
+        """Within the knee's standard: the ack's and the fan-out's p99 under the limit, nothing
+        lost, the load reached."""
+        fast = self.ack_p99 < P99_LIMIT_MS and self.fanout_p99 < P99_LIMIT_MS
+        return self.clean and fast and self.achieved >= ACHIEVED_SHARE * self.offered
 
     @property
     def saturated(self) -> bool:

@@ -122,3 +122,14 @@ def test_stepping_doubles_to_the_first_miss_then_halves_the_gap_to_place_the_kne
     assert found.tables == 50
     args.refine = 0
     assert [s.tables for s in stepping(args, run)[0]] == [5, 10, 20, 40, 80]
+
+
+def test_a_step_holds_only_when_the_moves_reach_the_other_players_in_time():
+    """The knee's standard counts the fan-out too: an ack in time while the other players see
+    the move 300 ms later is not a table that holds."""
+    from loadtest.__main__ import Step
+
+    fast = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=40.0, fanout_p99=60.0)
+    late = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=40.0, fanout_p99=330.0)
+    slow = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=130.0, fanout_p99=60.0)
+    assert (fast.holds, late.holds, slow.holds) == (True, False, False)

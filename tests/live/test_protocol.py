@@ -552,3 +552,34 @@ def test_the_receipt_and_the_action_commit_together(people, monkeypatch):
     answer = client_actions.perform(table.pk, mover, {"id": "r-1", "type": "draw", "source": "closed"})
     assert answer == {"ack": "r-1", "v": before + 2}
     assert state(table.pk).phase is engine.Phase.PLAYING
+
+
+def test_messages_reach_the_consumer_without_a_hop_to_the_sync_thread(people, monkeypatch):
+    """Channels checks the database connections before each message it dispatches, in its one
+    thread for sync code; this consumer makes that check in its database threads instead
+    (games.consumers.TableConsumer.dispatch), so a move hops threads once, not three times.
+    Django refuses any database use from the event loop itself, so none can slip in."""
+    import channels.consumer
+
+    hops = []
+
+    async def counted():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    table = two_player_table(people)
+
+    async def body():
+        mover = await db(on_turn)(table.pk, people)
+        other = await db(other_player)(table.pk, people)
+        me, them = await Conn.open(table.pk, mover), await Conn.open(table.pk, other)
+        start = (await me.next())["v"]
+        await them.next()
+        ack = await me.act("draw", source="closed")
+        assert ack["v"] == start + 2
+        assert (await them.until(lambda f: f.get("v") == start + 2)) == {"v": start + 2}
+        await me.close()
+        await them.close()
+
+    run(body)
+    assert hops == []
