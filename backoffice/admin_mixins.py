@@ -67,7 +67,9 @@ class StaffViewMixin(_AdminBase):
         return allowed
 
 
-class ReadOnlyMixin(StaffViewMixin):
+class _NoWrites:
+    """Nobody adds, changes or deletes these rows here, whatever their permissions."""
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -78,20 +80,15 @@ class ReadOnlyMixin(StaffViewMixin):
         return False
 
 
-class ReadOnlyInline(TabularInline):
+class ReadOnlyMixin(_NoWrites, StaffViewMixin):
+    """A staff page that shows rows and never writes them."""
+
+
+class ReadOnlyInline(_NoWrites, TabularInline):
     """Rows shown under their parent, never added, changed or deleted there."""
 
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class AuditedMixin(_AdminBase):

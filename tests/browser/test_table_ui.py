@@ -80,6 +80,17 @@ def sign_up(context, url: str, name: str):  # type: ignore[no-untyped-def]
     return page
 
 
+def labels_checked(page, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the server has named every group of the hand (a fresh hand is sorted and sent
+    to be checked; its groups show "…" until the answer): a screenshot shows the hand as a
+    player reads it."""
+    deadline = time.monotonic() + seconds
+    pending = page.locator("#hand .glabel", has_text="…")
+    while pending.count() and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert not pending.count(), "the hand's groups were never checked"
+
+
 def drop_each_deal(page, until: str, seconds: float, on_result=None, on_turn=None) -> int:  # type: ignore[no-untyped-def]
     """Drop every deal (two taps: the drop is confirmed) until ``until`` is visible; returns
     how many deal results were read."""
@@ -121,6 +132,7 @@ def test_a_new_player_plays_a_whole_practice_pool_game_on_a_phone(browser, start
                 words_only(p)
                 no_serious_violations(p, "table")
                 SHOTS.mkdir(parents=True, exist_ok=True)
+                labels_checked(p)
                 p.screenshot(path=str(SHOTS / "phone-table.png"))
             turns.append(1)
 
