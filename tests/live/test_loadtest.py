@@ -133,3 +133,37 @@ def test_a_step_holds_only_when_the_moves_reach_the_other_players_in_time():
     late = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=40.0, fanout_p99=330.0)
     slow = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=130.0, fanout_p99=60.0)
     assert (fast.holds, late.holds, slow.holds) == (True, False, False)
+
+
+def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: Path):
+    """``python -m loadtest.inprocess`` (docs/PERFORMANCE.md) runs end to end: every move it
+    sends is acknowledged (it stops on a refusal), and it prints its timings and CPU."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "GAME_TIMERS")}
+    env.update(
+        DEBUG="1", SQLITE_PATH=str(tmp_path / "bench.sqlite3"), DJANGO_SETTINGS_MODULE="rummysite.settings"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "loadtest.inprocess", "--actions", "30"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = [
+        line for line in done.stdout.splitlines() if line.startswith(("live.perform:", "CPU per action:"))
+    ]
+    assert len(figures) == 2, done.stdout[-2000:]
+    assert " ms median" in figures[0]
+    assert "ms in this process" in figures[1]
+    with sqlite3.connect(tmp_path / "bench.sqlite3") as db:
+        moves = db.execute("SELECT count(*) FROM games_actionreceipt WHERE error = ''").fetchone()[0]
+    assert moves == 30
