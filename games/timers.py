@@ -6,11 +6,11 @@ offer, the start countdown: R-TURN-5/6, R-DECL-1, R-SHOW-1, R-POOL-4/6) is appli
 that set it and the deadline has passed, so a timer that fires late, early or twice is
 harmless. Two ways run them, chosen by ``settings.GAME_TIMERS``:
 
-- ``celery`` (:class:`games.tasks.CeleryTimers`): Celery beat runs :func:`sweep` every
-  ``GAME_SWEEP_SECONDS`` (1 s), which applies every deadline that has passed, so a timeout
-  lands within about a second of its time, and a restarted worker or beat delays it by
+- ``celery`` (:class:`games.tasks.CeleryTimers`): Celery beat runs :func:`tick` every
+  ``GAME_SWEEP_SECONDS`` (1 s), whose sweep applies every deadline that has passed, so a
+  timeout lands within about a second of its time, and a restarted worker or beat delays it by
   seconds, never forever; after each write at a practice table with bots, a bot move a second
-  later, and :func:`drive_bots` from beat as the backstop.
+  later, and the tick's :func:`drive_bots` as the backstop.
 - ``embedded`` (:class:`games.scheduler.EmbeddedTimers`): an asyncio task inside daphne runs
   :func:`tick` every second, and each write wakes it at its new deadline.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from django.conf import settings
 from django.utils import timezone
@@ -159,8 +159,9 @@ def drive_bots(*, think_seconds: float = BOT_THINK_SECONDS) -> int:
     return actions
 
 
-def tick() -> dict[str, Any]:
-    """One round of the embedded scheduler: the sweep, then the bots."""
+def tick() -> dict[str, int]:
+    """One round of the timers, every second (the embedded scheduler's, and Celery beat's
+    ``games.tasks.tick``): the sweep, then the bots."""
     return {"expired": sweep(), "bot_actions": drive_bots(), "refilled": refill()}
 
 

@@ -187,18 +187,15 @@ GAME_TIMERS = env_str("GAME_TIMERS") or ("celery" if REDIS_URL else "embedded")
 if GAME_TIMERS not in ("celery", "embedded", "off"):
     raise ImproperlyConfigured("GAME_TIMERS must be celery, embedded or off")
 GAME_SWEEP_SECONDS = 1.0
-"""Celery beat: how often overdue deadlines are applied and bots nudged (as the embedded
-scheduler's tick): a timeout lands at most about this long after its time."""
+"""How often the timers tick (Celery beat's ``games.tasks.tick``, the embedded scheduler's
+round): overdue deadlines applied and bots nudged. A timeout lands at most about this long
+after its time."""
 CELERY_BEAT_SCHEDULE = {
-    # A sweep or bot nudge still queued when the next is sent is dropped, not run late: after a
-    # busy spell the worker runs the newest, not a backlog of them.
-    "sweep-overdue-tables": {
-        "task": "games.tasks.sweep",
-        "schedule": GAME_SWEEP_SECONDS,
-        "options": {"expires": GAME_SWEEP_SECONDS},
-    },
-    "drive-bots": {
-        "task": "games.tasks.drive_bots",
+    # One message a second for the deadlines and the bots alike (games.timers.tick). A tick still
+    # queued when the next is sent is dropped, not run late: after a busy spell the worker runs
+    # the newest, not a backlog of them.
+    "timers-tick": {
+        "task": "games.tasks.tick",
         "schedule": GAME_SWEEP_SECONDS,
         "options": {"expires": GAME_SWEEP_SECONDS},
     },

@@ -190,7 +190,7 @@ def test_players_on_two_processes_see_each_others_moves_in_order(servers):
 
 
 def test_a_celery_worker_and_beat_run_the_timers_and_bots_for_daphne(tmp_path: Path):
-    """GAME_TIMERS=celery end to end: daphne sends a task per bot move, beat's sweep applies the
+    """GAME_TIMERS=celery end to end: daphne sends a task per bot move, beat's tick applies the
     deadlines in the worker, and the player sees it all on the wire."""
     alice, robo = make_user("alice"), make_user("robo", bot=True)
     table = seat([alice, robo], seats=2, name="practice", bots_allowed=True, move_seconds=3, extra_seconds=0)
@@ -263,4 +263,4 @@ def test_a_celery_worker_and_beat_run_the_timers_and_bots_for_daphne(tmp_path: P
     assert ("missed_move", str(alice.pk)) in moves, "the worker applied alice's move deadline"
     assert any(p == str(robo.pk) and k in ("drew", "dropped") for k, p in moves), "the bot moved by its task"
     log = worker_log.read_text()
-    assert "games.tasks.sweep" in log, "the worker ran beat's sweep, which applies the deadlines"
+    assert "games.tasks.tick" in log, "the worker ran beat's tick, which applies the deadlines"

@@ -150,8 +150,8 @@ def test_the_sweep_expires_every_overdue_table_once(people, clock):
     first = seat([people["alice"], people["bob"]], seats=2)
     second = seat([people["carol"], make_user("dave")], seats=2)
     clock.to(max(deadline_ms(first.pk), deadline_ms(second.pk)))
-    assert tasks.sweep.apply().get() == 2
-    assert tasks.sweep.apply().get() == 0, "nothing is overdue any more"
+    assert tasks.tick.apply().get()["expired"] == 2
+    assert tasks.tick.apply().get()["expired"] == 0, "nothing is overdue any more"
     for table in (first, second):
         assert types_after(table.pk, 0).count("missed_move") == 1
 
@@ -184,14 +184,15 @@ def test_no_task_is_sent_per_deadline_and_the_sweep_applies_it(people, settings,
     mover = user_of(people, turn_of(table.pk))
     services.act(table.pk, mover, {"type": "draw", "source": "closed"})
     assert sent == []
-    assert tasks.sweep.apply().get() == 0, "nothing is due yet"
+    assert tasks.tick.apply().get()["expired"] == 0, "nothing is due yet"
     set_at = version(table.pk)
     clock.to(deadline_ms(table.pk))
-    assert tasks.sweep.apply().get() == 1
+    assert tasks.tick.apply().get()["expired"] == 1
     assert types_after(table.pk, set_at)[0] == "missed_move"
-    assert tasks.sweep.apply().get() == 0, "the same deadline is not applied twice"
-    sweep_every = settings.CELERY_BEAT_SCHEDULE["sweep-overdue-tables"]["schedule"]
-    assert sweep_every == settings.GAME_SWEEP_SECONDS == 1.0
+    assert tasks.tick.apply().get()["expired"] == 0, "the same deadline is not applied twice"
+    tick_every = settings.CELERY_BEAT_SCHEDULE["timers-tick"]["schedule"]
+    assert tick_every == settings.GAME_SWEEP_SECONDS == 1.0
+    assert [entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()].count("games.tasks.tick") == 1
 
 
 def test_a_broker_that_is_down_does_not_fail_the_write(people, settings, monkeypatch):
