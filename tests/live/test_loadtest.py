@@ -113,7 +113,7 @@ def test_stepping_doubles_to_the_first_miss_then_halves_the_gap_to_place_the_kne
         p99 = 20.0 if tables <= 57 else 500.0
         return Step(target="fake", tables=tables, seats=2, offered=tables, achieved=tables, ack_p99=p99)
 
-    args = argparse.Namespace(tables=5, step=True, max_tables=640, refine=2)
+    args = argparse.Namespace(tables=5, step=True, max_tables=640, refine=2, confirm=0)
     steps, why = stepping(args, run)
     assert [s.tables for s in steps] == [5, 10, 20, 40, 80, 60, 50]
     assert why == "knee"
@@ -167,3 +167,27 @@ def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: P
     with sqlite3.connect(tmp_path / "bench.sqlite3") as db:
         moves = db.execute("SELECT count(*) FROM games_actionreceipt WHERE error = ''").fetchone()[0]
     assert moves == 30
+
+
+def test_a_step_that_misses_once_is_measured_again_before_it_counts():
+    """One stall makes the p99 of a small step: the 10-table step misses once, holds when
+    measured again, and the stepping goes on; at 80 it misses twice, and that is the knee."""
+    import argparse
+
+    from loadtest.__main__ import Step, knee, stepping
+
+    tried: list[int] = []
+
+    def run(tables: int) -> Step:
+        tried.append(tables)
+        stalled = tables == 10 and tried.count(10) == 1
+        p99 = 500.0 if stalled or tables > 57 else 20.0
+        return Step(target="fake", tables=tables, seats=2, offered=tables, achieved=tables, ack_p99=p99)
+
+    args = argparse.Namespace(tables=5, step=True, max_tables=640, refine=2, confirm=1)
+    steps, why = stepping(args, run)
+    assert [s.tables for s in steps] == [5, 10, 10, 20, 40, 80, 80, 60, 60, 50]
+    assert why == "knee"
+    found = knee(steps)
+    assert found is not None
+    assert found.tables == 50
