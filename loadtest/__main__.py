@@ -195,9 +195,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_echo() -> tuple[subprocess.Popen[bytes], int]:
+def start_echo(layer: str = "memory") -> tuple[subprocess.Popen[bytes], int]:
+    """The echo server on a free port, on the in-memory channel layer or on Redis (the
+    ``REDIS_URL`` of the environment, the server's own)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    if layer == "redis":
+        if not os.environ.get("REDIS_URL"):
+            raise SystemExit("--echo-layer redis needs REDIS_URL, as the server under test has")
+        env["ECHO_REDIS_URL"] = os.environ["REDIS_URL"]
     server = subprocess.Popen(  # noqa: S603 (our own interpreter and module, no input)
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "loadtest.echo:application"],
         cwd=ROOT,
@@ -301,6 +307,12 @@ def main(argv: list[str] | None = None) -> int:
         "--refine", type=int, default=2, help="halvings of the last doubling to place the knee (0: none)"
     )
     parser.add_argument(
+        "--echo-layer",
+        choices=("memory", "redis"),
+        default="memory",
+        help="the echo's channel layer: in memory (the baseline), or Redis as production's",
+    )
+    parser.add_argument(
         "--confirm", type=int, default=1, help="times a failed step is measured again before it counts"
     )
     parser.add_argument(
@@ -356,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     everything = list(steps)
 
     if args.baseline:
-        server, echo_port = start_echo()
+        server, echo_port = start_echo(args.echo_layer)
         first = 1
         try:
 

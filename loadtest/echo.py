@@ -1,25 +1,34 @@
 """The baseline: a minimal Channels echo server with the same shape of traffic as a table.
 
 ``daphne loadtest.echo:application`` serves ``/ws/tables/<id>/``. Each connection joins its
-table's group on the in-memory channel layer; an action frame ``{"id": ..., "type": ...}``
-takes the table's next version, is broadcast to the group as an event, and is answered with
-``{"ack": id, "v": N}`` after the sender's own event, as the real server does. No database,
-no rules, no authentication: what is left is the cost of daphne, Channels and JSON, which is
-what the project is measured against (docs/PERFORMANCE.md).
+table's group on the in-memory channel layer (on Redis when ``ECHO_REDIS_URL`` is set, as the
+production server's: ``python -m loadtest --baseline --echo-layer redis``); an action frame
+``{"id": ..., "type": ...}`` takes the table's next version, is broadcast to the group as an
+event, and is answered with ``{"ack": id, "v": N}`` after the sender's own event, as the real
+server does. No database, no rules, no authentication: what is left is the cost of daphne,
+Channels and JSON, which is what the project is measured against (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from django.conf import settings
 
 if not settings.configured:
+    redis_url = os.environ.get("ECHO_REDIS_URL", "")
     settings.configure(
         DEBUG=False,
         INSTALLED_APPS=["channels"],
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
+        CHANNEL_LAYERS={
+            "default": (
+                {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}
+                if redis_url
+                else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+            )
+        },
         ALLOWED_HOSTS=["*"],
     )
     import django

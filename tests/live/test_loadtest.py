@@ -191,3 +191,22 @@ def test_a_step_that_misses_once_is_measured_again_before_it_counts():
     found = knee(steps)
     assert found is not None
     assert found.tables == 50
+
+
+def test_the_echo_runs_on_the_in_memory_layer_or_on_redis_as_production():
+    """``--echo-layer redis`` gives the echo production's channel layer, so the two baselines
+    tell the project's own cost from the layer's (docs/PERFORMANCE.md)."""
+    script = (
+        "import loadtest.echo; from django.conf import settings; print(settings.CHANNEL_LAYERS['default'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "ECHO_REDIS_URL")}
+    memory = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert "InMemoryChannelLayer" in memory.stdout, memory.stderr[-2000:]
+    env["ECHO_REDIS_URL"] = "redis://127.0.0.1:6399/3"
+    redis = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert "RedisChannelLayer" in redis.stdout, redis.stderr[-2000:]
+    assert "redis://127.0.0.1:6399/3" in redis.stdout
