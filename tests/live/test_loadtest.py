@@ -27,18 +27,17 @@ def open_sockets(pid: int) -> int:
     return count
 
 
-def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
+def scratch_site(database: Path) -> dict[str, str]:
+    """The environment of the embedded default on a new SQLite database, migrated."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "GAME_TIMERS")}
-    env.update(
-        DEBUG="1", SQLITE_PATH=str(tmp_path / "load.sqlite3"), DJANGO_SETTINGS_MODULE="rummysite.settings"
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=120,
-    )
+    env.update(DEBUG="1", SQLITE_PATH=str(database), DJANGO_SETTINGS_MODULE="rummysite.settings")
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True, timeout=120)
+    return env
+
+
+def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
+    env = scratch_site(tmp_path / "load.sqlite3")
     port = free_port()
     log = (tmp_path / "daphne.log").open("wb")
     daphne = subprocess.Popen(
@@ -138,17 +137,7 @@ def test_a_step_holds_only_when_the_moves_reach_the_other_players_in_time():
 def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: Path):
     """``python -m loadtest.inprocess`` (docs/PERFORMANCE.md) runs end to end: every move it
     sends is acknowledged (it stops on a refusal), and it prints its timings and CPU."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "GAME_TIMERS")}
-    env.update(
-        DEBUG="1", SQLITE_PATH=str(tmp_path / "bench.sqlite3"), DJANGO_SETTINGS_MODULE="rummysite.settings"
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=120,
-    )
+    env = scratch_site(tmp_path / "bench.sqlite3")
     done = subprocess.run(
         [sys.executable, "-m", "loadtest.inprocess", "--actions", "30"],
         cwd=ROOT,

@@ -55,6 +55,17 @@ def other_player(table_id, people, players=("alice", "bob")):
     return next(people[p] for p in players if str(people[p].pk) != name)
 
 
+async def both_players(table_id, people):
+    """The player on turn's connection and the other player's, each past its first snapshot,
+    and the table's version then."""
+    mover = await db(on_turn)(table_id, people)
+    other = await db(other_player)(table_id, people)
+    me, them = await Conn.open(table_id, mover), await Conn.open(table_id, other)
+    start = (await me.next())["v"]
+    await them.next()
+    return me, them, start
+
+
 def version(table_id):
     return Table.objects.get(pk=table_id).version
 
@@ -165,11 +176,8 @@ def test_it_applies_a_draw_and_a_discard_and_acks_after_their_events__R_TURN_1(p
     table = two_player_table(people)
 
     async def body():
-        mover = await db(on_turn)(table.pk, people)
+        me, them, start = await both_players(table.pk, people)
         other = await db(other_player)(table.pk, people)
-        me, them = await Conn.open(table.pk, mover), await Conn.open(table.pk, other)
-        start = (await me.next())["v"]
-        await them.next()
         ack = await me.act("draw", source="closed")
         assert ack["v"] == start + 2, "drew (public) and drew_card (private)"
         drew, card = me.frames[-4:-2]
@@ -570,11 +578,7 @@ def test_messages_reach_the_consumer_without_a_hop_to_the_sync_thread(people, mo
     table = two_player_table(people)
 
     async def body():
-        mover = await db(on_turn)(table.pk, people)
-        other = await db(other_player)(table.pk, people)
-        me, them = await Conn.open(table.pk, mover), await Conn.open(table.pk, other)
-        start = (await me.next())["v"]
-        await them.next()
+        me, them, start = await both_players(table.pk, people)
         ack = await me.act("draw", source="closed")
         assert ack["v"] == start + 2
         assert (await them.until(lambda f: f.get("v") == start + 2)) == {"v": start + 2}
