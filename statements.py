@@ -12,17 +12,24 @@ So the statements a hot path runs every time are built the first time and then o
   writes do. Neither sets ``auto_now`` fields nor sends signals: the caller passes every value;
 - :func:`locked` reads one row by a column and locks it for the transaction.
 
-The ledger's postings have their own SQL (``wallet.sql``). This module imports Django only, so
-every layer may use it (docs/ARCHITECTURE.md).
+On PostgreSQL every one of them runs through :func:`execute_many`: a server-side prepared
+statement (parsed and planned once per connection, not at every move), and the statements of one
+step pipelined into one round trip, with the transaction's ``BEGIN`` when it opens it. Elsewhere
+(SQLite) they run one after the other on Django's cursor. The ledger's postings have their own
+SQL (``wallet.sql``) and run the same way. This module imports Django only, so every layer may
+use it (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection, models
 from django.db.models import Field, Model, QuerySet
 from django.utils import timezone
@@ -39,6 +46,105 @@ _MARKERS = (-7_300_001, -7_300_002, -7_300_003, -7_300_004)
 def _database() -> tuple[str, str]:
     """What a statement is built for: the database's kind and name."""
     return connection.vendor, str(connection.settings_dict["NAME"])
+
+
+# --- running statements -----------------------------------------------------------------------
+
+Statement = tuple[str, Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one statement gave: its rows (none for a write without ``RETURNING``) and the rows
+    it changed or returned."""
+
+    rows: list[tuple[Any, ...]]
+    rowcount: int
+
+
+#: psycopg.pq.TransactionStatus.IDLE and ExecStatus.TUPLES_OK (psycopg is imported only when
+#: PostgreSQL is used).
+_IDLE, _TUPLES_OK = 0, 2
+
+_CURSORS = "_statements_cursors"
+
+
+def execute(sql: str, params: Sequence[Any]) -> Result:
+    """Run one statement (see :func:`execute_many`)."""
+    return execute_many([(sql, params)])[0]
+
+
+def execute_many(statements: Sequence[Statement]) -> list[Result]:
+    """Run ``statements`` in order on the default connection and return what each gave.
+
+    On PostgreSQL they are pipelined into one round trip, with the transaction's ``BEGIN`` if it
+    has not been sent yet, each a server-side prepared statement unless ``PREPARED_STATEMENTS``
+    is off (behind a pooler that cannot keep them). The server still
+    runs them one after the other, each with its own snapshot: a read sent after a locking
+    ``SELECT`` sees what the lock waited for. They appear in ``connection.queries`` as any
+    query does.
+    """
+    if connection.vendor != "postgresql":
+        return [_on_django_cursor(sql, params) for sql, params in statements]
+    connection.validate_no_broken_transaction()
+    prepare = bool(getattr(settings, "PREPARED_STATEMENTS", True))
+    logged = connection.queries_logged
+    started = time.monotonic() if logged else 0.0
+    with connection.wrap_database_errors:
+        cursors = _server_cursors(len(statements))
+        raw = cursors[0].connection
+        if len(statements) > 1 or (not raw.autocommit and raw.info.transaction_status == _IDLE):
+            with raw.pipeline():
+                for cursor, (sql, params) in zip(cursors, statements, strict=True):
+                    cursor.execute(sql, params, prepare=prepare)
+        else:
+            cursors[0].execute(statements[0][0], statements[0][1], prepare=prepare)
+        results = [_result(cursor) for cursor in cursors]
+    if logged:
+        elapsed = f"{time.monotonic() - started:.3f}"
+        for sql, params in statements:
+            connection.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
+    return results
+
+
+def _result(cursor: Any) -> Result:
+    if cursor.pgresult.status == _TUPLES_OK:
+        rows = cursor.fetchall()
+        return Result(rows, len(rows))
+    return Result([], cursor.rowcount)
+
+
+def _on_django_cursor(sql: str, params: Sequence[Any]) -> Result:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.description:
+            rows = list(cursor.fetchall())
+            return Result(rows, len(rows))
+        return Result([], cursor.rowcount)
+
+
+def _server_cursors(count: int) -> list[Any]:
+    """Server-side-binding psycopg cursors on Django's connection, kept for the connection."""
+    import psycopg
+    from psycopg.types.numeric import Int8Dumper
+
+    connection.ensure_connection()
+    raw = connection.connection
+    cached = getattr(connection, _CURSORS, None)
+    if cached is None or cached[0] is not raw:
+        if raw.prepare_threshold is None:
+            # Django turns automatic preparation off; only statements executed with
+            # prepare=True (these, by default) are prepared, Django's own client-side cursors never are.
+            raw.prepare_threshold = 2**31 - 1
+        cached = (raw, [])
+        setattr(connection, _CURSORS, cached)
+    cursors: list[Any] = cached[1]
+    while len(cursors) < count:
+        cursor = psycopg.Cursor(raw)
+        # One type for every integer, so each statement is prepared once, not once per width.
+        cursor.adapters.register_dumper(int, Int8Dumper)
+        cursors.append(cursor)
+    return cursors[:count]
 
 
 class Prepared:
@@ -65,13 +171,14 @@ class Prepared:
         return found
 
     def rows(self, *values: Any) -> Sequence[tuple[Any, ...]]:
+        return execute(*self.statement(*values)).rows
+
+    def statement(self, *values: Any) -> Statement:
+        """The SQL and parameters that read ``values``: to run with others (:func:`execute_many`)."""
         if len(values) != self.arity:
             raise TypeError(f"this read takes {self.arity} values, not {len(values)}")
         sql, order = self._sql()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [values[index] for index in order])
-            found: list[tuple[Any, ...]] = cursor.fetchall()
-        return found
+        return sql, [values[index] for index in order]
 
 
 def _column(model: type[Model], name: str) -> Field[Any, Any]:
@@ -148,25 +255,24 @@ class Insert(_Write):
             self._compiled[key] = sql
         return sql
 
+    def statement(self, rows: Sequence[Sequence[Any]]) -> Statement:
+        """The SQL and parameters that insert ``rows`` (at least one)."""
+        return self._sql(len(rows), False), [value for row in rows for value in self._params(row)]
+
     def run(self, rows: Sequence[Sequence[Any]]) -> None:
-        if not rows:
-            return
-        with connection.cursor() as cursor:
-            cursor.execute(
-                self._sql(len(rows), False), [value for row in rows for value in self._params(row)]
-            )
+        if rows:
+            execute(*self.statement(rows))
 
     def one(self, row: Sequence[Any]) -> Any:
-        with connection.cursor() as cursor:
-            cursor.execute(self._sql(1, True), self._params(row))
-            return cursor.fetchone()[0]
+        return execute(self._sql(1, True), self._params(row)).rows[0][0]
 
 
 class Update(_Write):
     """``UPDATE`` of ``fields`` of one row by its primary key; :meth:`run` returns the rows
     changed (0 or 1)."""
 
-    def run(self, pk: Any, values: Sequence[Any]) -> int:
+    def statement(self, pk: Any, values: Sequence[Any]) -> Statement:
+        """The SQL and parameters that write ``values`` to the row ``pk``."""
         key = (*_database(), 1)
         sql = self._compiled.get(key)
         if sql is None:
@@ -174,10 +280,10 @@ class Update(_Write):
             assignments = ", ".join(f"{column} = %s" for column in columns)
             sql = f"UPDATE {table} SET {assignments} WHERE {primary} = %s"  # noqa: S608 (as above)
             self._compiled[key] = sql
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [*self._params(values), pk])
-            changed: int = cursor.rowcount
-        return changed
+        return sql, [*self._params(values), pk]
+
+    def run(self, pk: Any, values: Sequence[Any]) -> int:
+        return execute(*self.statement(pk, values)).rowcount
 
 
 def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
@@ -192,10 +298,8 @@ def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
         f"SELECT {columns} FROM {quote(model._meta.db_table)} "  # noqa: S608 (the model's names only)
         f"WHERE {quote(str(field.column))} = %s{for_update}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [field.get_db_prep_value(value, connection)])
-        row = cursor.fetchone()
-    return None if row is None else instance(model, names, row)
+    rows = execute(sql, [field.get_db_prep_value(value, connection)]).rows
+    return instance(model, names, rows[0]) if rows else None
 
 
 #: The writes :func:`insert` and :func:`update` have built, by kind, model and fields.

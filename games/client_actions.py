@@ -9,7 +9,7 @@ process) gets the same answer and is never applied twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -21,7 +21,7 @@ from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
 from games.models import ActionReceipt, Table
 from games.views_state import grouping_labels
-from statements import Insert, Prepared
+from statements import Insert, Prepared, Statement
 
 #: Moves in the deal, handed to :func:`games.services.act` with their fields.
 DEAL_ACTIONS = ("draw", "discard", "drop", "finish", "declare", "show", "save_grouping")
@@ -82,15 +82,31 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
     try:
         with transaction.atomic():
             try:
-                locked = services.lock(table_id)
+                locked, (receipt,) = services.lock_and_read(
+                    table_id, [_RECEIPT.statement(table_id, user.pk, client_id)]
+                )
             except Table.DoesNotExist:
                 return {"error": "no_table", "message": "there is no such table", "id": client_id}
-            answer = _answered(table_id, user, client_id)
+            answer = _answer_of(receipt)
             table = None
             if answer is None:
-                with services.holding(locked):
+                recorded: list[int] = []
+
+                def receipt_of(written: Table) -> list[Statement]:
+                    # Sent with the write's own statements, in its round trip.
+                    recorded.append(written.version)
+                    return [
+                        _INSERT_RECEIPT.statement(
+                            [_receipt_row(table_id, user, client_id, kind, written.version)]
+                        )
+                    ]
+
+                with services.holding(locked, also=receipt_of):
                     table = _apply(table_id, user, kind, frame)
-                answer = _record(table_id, user, client_id, kind, version=table.version)
+                if recorded:
+                    answer = ActionReceipt(client_id=client_id, version=table.version).answer()
+                else:  # the action wrote nothing of the table
+                    answer = _record(table_id, user, client_id, kind, version=table.version)
             return _with_grouping(answer, kind, table_id, user, table)
     except GameError as error:
         return _refused(table_id, user, client_id, kind, error)
@@ -121,13 +137,28 @@ def _record(
     message: str = "",
 ) -> dict[str, Any]:
     """Write an action's receipt (in the caller's transaction) and return its answer."""
-    row = (table_id, user.pk, client_id, kind, version, error, message, timezone.now())
-    _INSERT_RECEIPT.run([row])
+    _INSERT_RECEIPT.run([_receipt_row(table_id, user, client_id, kind, version, error, message)])
     return ActionReceipt(client_id=client_id, version=version, error=error, message=message).answer()
 
 
+def _receipt_row(
+    table_id: int,
+    user: Any,
+    client_id: str,
+    kind: str,
+    version: int | None,
+    error: str = "",
+    message: str = "",
+) -> tuple[Any, ...]:
+    return (table_id, user.pk, client_id, kind, version, error, message, timezone.now())
+
+
 def _answered(table_id: int, user: Any, client_id: str) -> dict[str, Any] | None:
-    found = _RECEIPT.rows(table_id, user.pk, client_id)
+    return _answer_of(_RECEIPT.rows(table_id, user.pk, client_id))
+
+
+def _answer_of(found: Sequence[tuple[Any, ...]]) -> dict[str, Any] | None:
+    """The answer a receipt's row (of :data:`_RECEIPT`) records; None for no row."""
     if not found:
         return None
     client, version, error, message = found[0]

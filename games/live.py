@@ -90,7 +90,7 @@ def views_json(written: services.Written) -> dict[str, str]:
     player's name for each player dealt in. Built once per version (one read of the seats, for
     names and presence) and shared by every connection in this process."""
     state = written.state
-    seats = views_state.seats_at(written.table_id)
+    seats = written.seats if written.seats is not None else views_state.seats_at(written.table_id)
     dealt = list(state.deal.players) if state.deal is not None else []  # who may see more than a watcher
     out: dict[str, str] = {}
     for viewer in [None, *dealt]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
+from games import views_state
 from games.action_log import logged
 from games.engine import table as engine
 from games.engine.actions import ActionError, action_from_json, check_action
@@ -51,7 +52,7 @@ from games.models import (
     Visibility,
 )
 from protection import money_play
-from statements import Insert, Prepared, Update, instance
+from statements import Insert, Prepared, Statement, Update, execute_many, instance
 from wallet import operations as ops
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec
@@ -85,6 +86,9 @@ class Written:
     currency: str
     bots_allowed: bool
     events: tuple[Published, ...]
+    #: Each player's name and presence (``views_state.seats_at``), read in the write's last
+    #: round trip for the snapshots the write publishes.
+    seats: Mapping[int, tuple[str, bool]] | None = None
 
     @property
     def due(self) -> datetime | None:
@@ -177,7 +181,9 @@ def _run(
     """Lock, apply, pay, record, publish on commit. Returns None when nothing applied, or,
     with ``skip_locked``, when another transaction holds the table (the sweep's case)."""
     held, _held.table = _held.table, None  # used once: a failed write must not leave it stale
+    also, _held.also = _held.also, None
     held = held if held is not None and held.pk == table_id else None
+    also = also if held is not None else None
     # A caller holding the lock owns the transaction and rolls all of it back on an error, so
     # the write needs no savepoint of its own there (``holding``).
     with transaction.atomic(savepoint=held is None):
@@ -216,9 +222,9 @@ def _run(
                 _record_deal_over(table, step.deal_over, step.toss)
         final = progresses[-1].state
         events = [event for step in progresses for event in step.events]
-        published = _append(table, events)
         if _seating(final) != _seating(state):  # the hot path (a move) leaves the seats alone
             _sync_seats(table, final)
+        published, insert_events = _append(table, events)
         table.state = final.to_json()
         table.status = _status(final)
         deadline = final.deadline_ms
@@ -226,7 +232,16 @@ def _run(
         table.deadline_version = None if deadline is None else table.version
         table.updated_at = timezone.now()
         saved = [table.state, table.status, table.version, table.deadline, table.deadline_version]
-        _SAVE_TABLE.run(table.pk, [*saved, table.updated_at])
+        # One round trip for the rest: the events, the table, the caller's own writes (an
+        # action's receipt) and the seats the snapshots show.
+        results = execute_many(
+            [
+                *insert_events,
+                _SAVE_TABLE.statement(table.pk, [*saved, table.updated_at]),
+                *(also(table) if also is not None else ()),
+                views_state.SEATS.statement(table.pk),
+            ]
+        )
         written = Written(
             table_id=table.pk,
             version=table.version,
@@ -238,6 +253,7 @@ def _run(
             currency=table.template.currency,
             bots_allowed=table.template.bots_allowed,
             events=tuple(published),
+            seats=views_state.seats_of(results[-1].rows),
         )
         transaction.on_commit(lambda: _announce(written))
     return table
@@ -265,9 +281,22 @@ def lock(table_id: int, *, skip_locked: bool = False) -> Table | None:
         if skip_locked:
             return None
         raise Table.DoesNotExist(f"no table {table_id}")
+    return _locked_table(rows[0])
+
+
+def lock_and_read(table_id: int, reads: Sequence[Statement]) -> tuple[Table, list[list[tuple[Any, ...]]]]:
+    """:func:`lock`, then ``reads`` in the same round trip: they run once the lock is granted,
+    so they see everything committed before it. Their rows, in order."""
+    found, *results = execute_many([_LOCK.statement(table_id), *reads])
+    if not found.rows:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return _locked_table(found.rows[0]), [result.rows for result in results]
+
+
+def _locked_table(row: Sequence[Any]) -> Table:
     split = len(_LOCKED_TABLE)
-    table = instance(Table, _LOCKED_TABLE_COLUMNS, rows[0][:split])
-    table.template = instance(TableTemplate, _LOCKED_TEMPLATE_COLUMNS, rows[0][split:])
+    table = instance(Table, _LOCKED_TABLE_COLUMNS, row[:split])
+    table.template = instance(TableTemplate, _LOCKED_TEMPLATE_COLUMNS, row[split:])
     return table
 
 
@@ -292,24 +321,33 @@ def _lock_query(skip_locked: bool) -> Prepared:
 _LOCK, _LOCK_SKIPPING = _lock_query(skip_locked=False), _lock_query(skip_locked=True)
 
 
+#: What the caller writes with the table, given the table as the write left it.
+Also = Callable[[Table], Sequence[Statement]]
+
+
 class _Held(threading.local):
     table: Table | None = None
+    also: Also | None = None
 
 
 _held = _Held()
 
 
 @contextmanager
-def holding(table: Table) -> Iterator[None]:
+def holding(table: Table, also: Also | None = None) -> Iterator[None]:
     """The caller has locked ``table`` (:func:`lock`) in the open transaction: the next write to
     it here reuses that row instead of locking it again, and takes no savepoint, so the caller
     must let an error roll back its whole transaction. The websocket's actions lock the table
-    first to find their receipt (games.client_actions)."""
-    _held.table = table
+    first to find their receipt (games.client_actions).
+
+    ``also(table)``, if given, is called once the write has applied: its statements are sent
+    with the write's own, in its last round trip (an action's receipt). It is not called when
+    nothing was written."""
+    _held.table, _held.also = table, also
     try:
         yield
     finally:
-        _held.table = None
+        _held.table, _held.also = None, None
 
 
 class _Deferred(threading.local):
@@ -363,7 +401,9 @@ _SAVE_TABLE = Update(Table, ["state", "status", "version", "deadline", "deadline
 _INSERT_EVENTS = Insert(TableEvent, ["table", "version", "type", "data", "visibility", "user", "created_at"])
 
 
-def _append(table: Table, events: Iterable[Event]) -> list[Published]:
+def _append(table: Table, events: Iterable[Event]) -> tuple[list[Published], list[Statement]]:
+    """Number the events from the table's version on; the insert that logs them (none for
+    no events), for the caller to send."""
     rows = []
     published = []
     created_at = timezone.now()
@@ -373,8 +413,7 @@ def _append(table: Table, events: Iterable[Event]) -> list[Published]:
         visibility = Visibility.EVERYONE if to is None else Visibility.USER
         rows.append((table.pk, table.version, event.type, event.data, visibility, to, created_at))
         published.append(Published(table.pk, table.version, event.type, event.data, to))
-    _INSERT_EVENTS.run(rows)
-    return published
+    return published, [_INSERT_EVENTS.statement(rows)] if rows else []
 
 
 def _open_seat(table: Table, name: str) -> Seat:

@@ -7,6 +7,7 @@ may not see keeps its version with no content (``{"v": N}``), as lichess does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games.engine import table as engine
@@ -21,7 +22,7 @@ from games.results import explain_result, explain_split, grouping_verdict
 from statements import Prepared
 
 #: Every sitting at a table, oldest first: read for each snapshot a write publishes.
-_SEATS = Prepared(
+SEATS = Prepared(
     lambda table_id: (
         Seat.objects.filter(table_id=table_id)
         .order_by("id")
@@ -34,9 +35,14 @@ _SEATS = Prepared(
 def seats_at(table_id: int) -> dict[int, tuple[str, bool]]:
     """Each player's name and whether they are connected (a bot always is), by user id.
     Every sitting, oldest first, so a player's open seat (the newest) has the last word."""
+    return seats_of(SEATS.rows(table_id))
+
+
+def seats_of(rows: Iterable[Sequence[Any]]) -> dict[int, tuple[str, bool]]:
+    """:func:`seats_at` from the rows of :data:`SEATS`."""
     return {
         uid: (username, left_at is None and (connections > 0 or bool(is_bot)))
-        for uid, username, connections, is_bot, left_at in _SEATS.rows(table_id)
+        for uid, username, connections, is_bot, left_at in rows
     }
 
 
@@ -49,7 +55,7 @@ def view_of(
     status: str,
     template_name: str,
     currency: str,
-    seats: dict[int, tuple[str, bool]],
+    seats: Mapping[int, tuple[str, bool]],
 ) -> dict[str, Any]:
     """The snapshot's table as player ``name`` (None: a spectator) sees it: the one builder of
     a snapshot, for a connection catching up (:func:`table_view`) and for the snapshots a write

@@ -91,6 +91,11 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         # A database that is down answers /healthz and requests in seconds, not minutes.
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+        # The hot paths' prepared statements (statements.py) are planned once per connection:
+        # PostgreSQL otherwise re-plans some at every call (the ledger's posting, whose arrays
+        # and CTEs it never judges cheap enough), which cost more than running them. Only
+        # prepared statements are affected; Django's own queries are bound on the client.
+        DATABASES["default"]["OPTIONS"].setdefault("options", "-c plan_cache_mode=force_generic_plan")
 else:
     DATABASES = {
         "default": {
@@ -327,6 +332,10 @@ WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, 
 # PostgreSQL's fast posting path (wallet/sql.py); off, postings take the portable path SQLite
 # takes. Both pass the same ledger tests; docs/PERFORMANCE.md measures the difference.
 WALLET_FAST_PATH = env_bool("WALLET_FAST_PATH", True)
+# The hot paths' statements (a move, a posting, a deposit) run as server-side prepared statements
+# on PostgreSQL (statements.py); 0 behind a pooler that cannot keep them (pgbouncer in transaction
+# mode before 1.21).
+PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 # Tables: the most open seats a player holds at once, and how long "play now" on one template
 # answers with the seat it just gave (twenty clicks are one seat and one fee).
 TABLE_MAX_OPEN_SEATS = env_int("TABLE_MAX_OPEN_SEATS", 3, minimum=1)

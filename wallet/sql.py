@@ -7,18 +7,16 @@ locking ``SELECT`` (followed by the reads its checks need) and the writes.
   the journal, its transfers, their entries and the balance updates as plain statements through
   Django's cursor.
 - **PostgreSQL's fast path** (``WALLET_FAST_PATH``, on by default) does the same in fewer round
-  trips: the lock is pipelined with the ``BEGIN`` and the reads, the write is a single
-  statement (data-modifying CTEs), and every statement runs as a server-side prepared statement
-  (psycopg ``prepare=True``; set ``WALLET_PREPARED_STATEMENTS = False`` behind a pooler that
-  cannot hold them). docs/PERFORMANCE.md measures what it buys; the ledger's property tests run
-  on both paths.
+  trips: the lock is pipelined with the ``BEGIN`` and the reads, and the write is a single
+  statement (data-modifying CTEs). Its statements run through ``statements.execute_many``, as
+  the hot path of a move does: server-side prepared unless ``PREPARED_STATEMENTS`` is off.
+  docs/PERFORMANCE.md measures what it buys; the ledger's property tests run on both paths.
 
 Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContext``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,10 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-#: psycopg.pq.TransactionStatus.IDLE (psycopg is imported only when PostgreSQL is used).
-_IDLE = 0
-
-_CURSOR_ATTRIBUTE = "_wallet_cursor"
+import statements
 
 
 @dataclass(frozen=True)
@@ -60,12 +55,7 @@ def fast() -> bool:
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """Run one statement of the ledger and return its rows."""
-    conn = connections[DEFAULT_DB_ALIAS]
-    if fast():
-        return _pg(conn, sql, params)
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        return list(cursor.fetchall()) if cursor.description else []
+    return statements.execute(sql, params).rows
 
 
 def bigints(values: Iterable[int]) -> str:
@@ -79,63 +69,6 @@ def texts(values: Iterable[str]) -> str:
     return "{" + ",".join(quoted) + "}"
 
 
-def _pg_cursors(conn: Any, count: int) -> list[Any]:
-    """Server-side-binding psycopg cursors on Django's connection, kept for the connection."""
-    import psycopg
-    from psycopg.types.numeric import Int8Dumper
-
-    conn.ensure_connection()
-    raw = conn.connection
-    cached = getattr(conn, _CURSOR_ATTRIBUTE, None)
-    if cached is None or cached[0] is not raw:
-        if raw.prepare_threshold is None:
-            # Django turns automatic preparation off; only statements executed with
-            # prepare=True (ours) are prepared, Django's own client-side cursors never are.
-            raw.prepare_threshold = 2**31 - 1
-        cached = (raw, [])
-        setattr(conn, _CURSOR_ATTRIBUTE, cached)
-    cursors: list[Any] = cached[1]
-    while len(cursors) < count:
-        cursor = psycopg.Cursor(raw)
-        # One type for every integer, so each statement is prepared once, not once per width.
-        cursor.adapters.register_dumper(int, Int8Dumper)
-        cursors.append(cursor)
-    return cursors[:count]
-
-
-def _pg(conn: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    return _pg_many(conn, [(sql, params)])[0]
-
-
-def _pg_many(conn: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
-    """Run statements in order and return the rows of each: one round trip for all of them.
-
-    They are pipelined (psycopg pipeline mode), with the transaction's BEGIN if it has not
-    been sent yet. The server still runs them one after the other, each with its own
-    snapshot: a read sent after a locking SELECT sees what the lock waited for.
-    """
-    conn.validate_no_broken_transaction()
-    prepare = bool(getattr(settings, "WALLET_PREPARED_STATEMENTS", True))
-    logged = conn.queries_logged
-    started = time.monotonic() if logged else 0.0
-    with conn.wrap_database_errors:
-        cursors = _pg_cursors(conn, len(statements))
-        raw = cursors[0].connection
-        if len(statements) > 1 or (not raw.autocommit and raw.info.transaction_status == _IDLE):
-            with raw.pipeline():
-                for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                    cursor.execute(sql, params, prepare=prepare)
-        else:
-            cursors[0].execute(statements[0][0], statements[0][1], prepare=prepare)
-        # Every statement of the ledger returns rows (reading cursor.description costs more).
-        results = [cursor.fetchall() for cursor in cursors]
-    if logged:
-        elapsed = f"{time.monotonic() - started:.3f}"
-        for sql, params in statements:
-            conn.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
-    return results
-
-
 # --- locking --------------------------------------------------------------------------------
 
 _LOCK_PG = (
@@ -144,7 +77,7 @@ _LOCK_PG = (
 )
 
 
-Read = tuple[str, Sequence[Any]]
+Read = statements.Statement
 
 
 def select_for_update(
@@ -158,8 +91,8 @@ def select_for_update(
     """
     conn = connections[DEFAULT_DB_ALIAS]
     if fast():
-        rows, *results = _pg_many(conn, [(_LOCK_PG, [currency, texts(refs)]), *reads])
-        return rows, results
+        lock, *results = statements.execute_many([(_LOCK_PG, [currency, texts(refs)]), *reads])
+        return lock.rows, [result.rows for result in results]
     placeholders = ", ".join(["%s"] * len(refs))
     for_update = " FOR UPDATE" if conn.features.has_select_for_update else ""
     rows = fetch(
@@ -187,7 +120,7 @@ def create_accounts(rows: Sequence[tuple[str, str, str, int | None, bool]], now:
         owners = "{" + ",".join("NULL" if row[3] is None else str(int(row[3])) for row in rows) + "}"
         flags = "{" + ",".join("t" if row[4] else "f" for row in rows) + "}"
         columns = [texts(str(row[i]) for row in rows) for i in range(3)]
-        _pg(conn, _CREATE_PG, [now, *columns, owners, flags])
+        statements.execute(_CREATE_PG, [now, *columns, owners, flags])
         return
     values = ", ".join(["(%s, %s, %s, %s, %s, 0, 0, %s)"] * len(rows))
     created_at = conn.ops.adapt_datetimefield_value(now)
@@ -278,7 +211,7 @@ def _write_pg(
         bigints(account.version for account in accounts),
         bigints(account.state for account in accounts),
     ]
-    ((journal_id, updated),) = _pg(connections[DEFAULT_DB_ALIAS], _WRITE_PG, params)
+    ((journal_id, updated),) = fetch(_WRITE_PG, params)
     if journal_id is not None and updated != len(accounts):
         raise AssertionError(f"ledger bug: updated {updated} of {len(accounts)} accounts")
     return None if journal_id is None else int(journal_id)

@@ -542,18 +542,22 @@ def test_it_limits_the_rate_and_closes_a_flood(people, monkeypatch):
 
 
 def test_the_receipt_and_the_action_commit_together(people, monkeypatch):
-    """A failure after the action applied rolls both back: a retry of the id applies it once."""
+    """A failure after the action applied rolls both back: a retry of the id applies it once.
+    The receipt's write fails in the database, in the round trip that also wrote the events
+    and the table."""
+    from django.db import DatabaseError
+
     table = two_player_table(people)
     mover = on_turn(table.pk, people)
     from games import client_actions
 
     def failing(rows):
-        raise RuntimeError("disk")
+        return "SELECT * FROM no_such_table", []
 
     with monkeypatch.context() as patched:
-        patched.setattr(client_actions._INSERT_RECEIPT, "run", failing)  # the receipt's write fails
+        patched.setattr(client_actions._INSERT_RECEIPT, "statement", failing)  # the receipt's write fails
         before = version(table.pk)
-        with pytest.raises(RuntimeError):
+        with pytest.raises(DatabaseError):
             client_actions.perform(table.pk, mover, {"id": "r-1", "type": "draw", "source": "closed"})
     assert version(table.pk) == before
     assert not ActionReceipt.objects.filter(table_id=table.pk, client_id="r-1").exists()

@@ -1,0 +1,96 @@
+"""statements.execute_many: the one way the hot paths run their statements.
+
+On any database it runs the statements in order and returns each one's rows and row count. On
+PostgreSQL it pipelines them into one round trip and prepares each on the server, planned once
+(a generic plan) unless PREPARED_STATEMENTS is off.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+import statements
+from games.models import ActionReceipt
+from tests.tables.support import Clock, in_turn_order, seat_all, template
+
+pytestmark = pytest.mark.django_db
+
+SEAT_ROWS = 'SELECT "user_id", "position" FROM "games_seat" WHERE "table_id" = %s ORDER BY "position"'
+LEAVE = 'UPDATE "games_seat" SET "connections" = "connections" + %s WHERE "table_id" = %s'
+
+
+@pytest.fixture
+def table(alice, bob):
+    from games import services
+
+    # Seated a little before now: a websocket action runs at server time.
+    return seat_all(template(seats=2), [alice, bob], Clock(start=services.now_ms() - 10_000))
+
+
+def test_statements_run_in_order_and_each_gives_its_rows_and_count(table, alice, bob):
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        before, changed, after = statements.execute_many(
+            [
+                (SEAT_ROWS, [table.pk]),
+                (LEAVE, [1, table.pk]),
+                ('SELECT SUM("connections") FROM "games_seat" WHERE "table_id" = %s', [table.pk]),
+            ]
+        )
+    assert sorted(user for user, _ in before.rows) == sorted([alice.pk, bob.pk])
+    assert before.rowcount == 2
+    assert changed.rows == []
+    assert changed.rowcount == 2
+    assert after.rows == [(2,)]  # the read after the write sees it
+    assert [query["sql"].split()[0] for query in captured.captured_queries] == ["SELECT", "UPDATE", "SELECT"]
+
+
+def test_a_failing_statement_raises_the_databases_error_and_its_transaction_rolls_back(table):
+    with pytest.raises(DatabaseError), transaction.atomic():
+        statements.execute_many([(LEAVE, [5, table.pk]), ("SELECT * FROM no_such_table", [])])
+    assert statements.execute(
+        'SELECT MAX("connections") FROM "games_seat" WHERE "table_id" = %s', [table.pk]
+    ).rows == [(0,)]
+
+
+def test_a_websocket_action_is_two_round_trips_and_the_commit(table, alice, bob, monkeypatch):
+    """The lock with the receipt's read (and, on PostgreSQL, the BEGIN); then the events, the
+    table, the receipt and the seats the snapshots show. Nothing else reaches the database."""
+    from games import client_actions, services
+
+    sent = []
+    real = statements.execute_many
+
+    def spy(batch):
+        sent.append([sql.split()[0] for sql, _ in batch])
+        return real(batch)
+
+    monkeypatch.setattr(services, "execute_many", spy)
+    first, _ = in_turn_order(table, [alice, bob])
+    with CaptureQueriesContext(connection) as captured:
+        answer = client_actions.perform(table.pk, first, {"id": "x1", "type": "draw", "source": "closed"})
+    assert "ack" in answer, answer
+    assert sent == [["SELECT", "SELECT"], ["INSERT", "UPDATE", "INSERT", "SELECT"]]
+    assert len([query for query in captured.captured_queries if "SAVEPOINT" not in query["sql"]]) == 6
+    assert ActionReceipt.objects.get(table_id=table.pk, client_id="x1").version == answer["v"]
+
+
+@pytest.mark.postgres
+def test_on_postgresql_statements_are_prepared_once_with_a_generic_plan(table, settings):
+    for _ in range(3):
+        statements.execute(SEAT_ROWS, [table.pk])
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone() == ("force_generic_plan",)
+        cursor.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+            ['%FROM "games_seat" WHERE "table_id" = $1 ORDER BY "position"'],
+        )
+        assert cursor.fetchall() == [(3, 0)]  # prepared once, planned once, run three times
+        settings.PREPARED_STATEMENTS = False
+        statements.execute(SEAT_ROWS.replace('"position"', '"position" DESC'), [table.pk])
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ['%"position" DESC']
+        )
+        assert cursor.fetchone() == (0,)
