@@ -283,16 +283,25 @@ def execute(
     journal_id: int | None = None
     with transaction.atomic(savepoint=False):
         try:
-            locks = lock(currency, accounts, reads)
-            legs, entries, updates = _apply(plan(locks), locks, currency)
+            # The key is read with the lock, in its round trip: a retry is answered at once,
+            # with no plan and no write (the lock waited for the original, if it was running).
+            locks = lock(currency, accounts, [*reads, (_EXISTING, [key])])
+            *locks.reads, taken = locks.reads
+            if taken:
+                existing, refusal = _existing_of(taken, digest)
+                if existing is not None:
+                    return existing
+            else:
+                legs, entries, updates = _apply(plan(locks), locks, currency)
         except WalletError as error:
             existing, refusal = _existing(key, digest)
             if existing is not None:
                 return existing
             refusal = refusal or error
         else:
-            journal_id = sql.write(row, legs, entries, updates)
-            if journal_id is None:
+            if refusal is None:  # the key is free: write
+                journal_id = sql.write(row, legs, entries, updates)
+            if journal_id is None and refusal is None:
                 existing, refusal = _existing(key, digest)
                 if existing is not None:
                     return existing
@@ -405,13 +414,19 @@ def reverse(journal: Journal, reason: str, by_user: Any) -> Journal:
 # --- the writes -----------------------------------------------------------------------------
 
 
+_EXISTING = (
+    'SELECT id, "key", kind, currency, meta, content_hash, created_at, created_by_id, reverses_id '
+    'FROM wallet_journal WHERE "key" = %s'
+)
+
+
 def _existing(key: str, digest: str) -> tuple[Journal | None, WalletError | None]:
     """The journal holding ``key`` if it is the same request, or the conflict if it is not."""
-    rows = sql.fetch(
-        'SELECT id, "key", kind, currency, meta, content_hash, created_at, created_by_id, reverses_id '
-        'FROM wallet_journal WHERE "key" = %s',
-        [key],
-    )
+    return _existing_of(sql.fetch(_EXISTING, [key]), digest)
+
+
+def _existing_of(rows: list[tuple[Any, ...]], digest: str) -> tuple[Journal | None, WalletError | None]:
+    """:func:`_existing` from the rows of its read (:data:`_EXISTING`)."""
     if not rows:
         return None, None
     journal_id, key, kind, currency, meta, stored_hash, created_at, created_by_id, reverses_id = rows[0]

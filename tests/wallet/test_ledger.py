@@ -14,7 +14,9 @@ from wallet import sql
 from wallet.errors import WalletError
 from wallet.ledger import (
     MAX_AMOUNT,
+    Leg,
     cashier_spec,
+    execute,
     house_spec,
     lock,
     pool_spec,
@@ -154,7 +156,7 @@ def test_it_locks_the_accounts_in_one_query_in_id_order(alice, bob):
         assert "FOR UPDATE" in query["sql"]
 
 
-def test_a_posting_is_two_statements_on_the_fast_path_and_five_on_the_portable_one(alice, bob):
+def test_a_posting_is_three_statements_on_the_fast_path_and_six_on_the_portable_one(alice, bob):
     fund(alice, 10000)
     fund(bob, 10000)
 
@@ -164,10 +166,45 @@ def test_a_posting_is_two_statements_on_the_fast_path_and_five_on_the_portable_o
     statements = [
         q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
     ]
-    # PostgreSQL's fast path: lock, then journal + transfers + entries + balances in one statement.
-    # The portable path (SQLite, or PostgreSQL with WALLET_FAST_PATH off): lock, journal,
-    # transfers, entries, balances.
-    assert len(statements) == (2 if sql.fast() else 5), statements
+    # Both paths: the lock, then the idempotency key's read (one round trip on PostgreSQL).
+    # PostgreSQL's fast path: then journal + transfers + entries + balances in one statement.
+    # The portable path (SQLite, or PostgreSQL with WALLET_FAST_PATH off): journal, transfers,
+    # entries, balances.
+    assert len(statements) == (3 if sql.fast() else 6), statements
+    assert 'FROM wallet_journal WHERE "key" =' in statements[1]
+
+
+def test_a_retry_is_answered_from_the_keys_read_with_no_plan_and_no_write(alice, bob):
+    """The key is read with the lock: the retry of a posting that went through is the lock and
+    that read alone (one round trip on PostgreSQL), and its plan is not even run."""
+    fund(alice, 10000)
+    first = post("again", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 100)])
+    planned = []
+
+    def plan(locks):
+        planned.append(locks)
+        raise AssertionError("a retry must not plan")
+
+    with CaptureQueriesContext(connection) as queries:
+        again = execute(
+            key="again",
+            kind=JournalKind.ADJUSTMENT,
+            currency=Currency.INR,
+            accounts=[user_spec(alice.pk), user_spec(bob.pk)],
+            meta={},
+            plan=plan,
+            legs_for_hash=[Leg(f"user:{alice.pk}", f"user:{bob.pk}", 100)],
+        )
+    assert again.pk == first.pk
+    assert again.replayed
+    assert planned == []
+    statements = [
+        q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+    ]
+    assert len(statements) == 2, statements
+    with pytest.raises(WalletError) as conflict:
+        post("again", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 101)])
+    assert conflict.value.code == "idempotency_conflict"
 
 
 def test_a_refusal_inside_an_outer_transaction_leaves_it_usable(alice, bob):
