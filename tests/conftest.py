@@ -7,9 +7,21 @@ start their own servers give those servers their own ``GAME_TIMERS``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from accounts.personas import PLAYERS, demo_password
+
+#: An attribute that loads or links something from another host (a CDN, say).
+_OFF_SITE = re.compile(
+    r"""\b(?:src|href|action|srcset)\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:)?//""", re.IGNORECASE
+)
+
+
+def off_site(html: str) -> list[str]:
+    """Every place ``html`` loads or links another host: the site serves everything itself."""
+    return [match.group(0) for match in _OFF_SITE.finditer(html)]
 
 
 def make_user(username: str, *, staff: bool = False, role: str | None = "admin", verified: bool = True):  # type: ignore[no-untyped-def]
