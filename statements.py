@@ -30,7 +30,7 @@ from datetime import UTC
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Field, Model, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -43,9 +43,16 @@ WriteT = TypeVar("WriteT", "Insert", "Update")
 _MARKERS = (-7_300_001, -7_300_002, -7_300_003, -7_300_004)
 
 
+def _default() -> Any:
+    """This thread's default connection itself (``django.db.connection`` is a proxy that looks it
+    up again at every attribute: on the hot paths, once a call is enough)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def _database() -> tuple[str, str]:
     """What a statement is built for: the database's kind and name."""
-    return connection.vendor, str(connection.settings_dict["NAME"])
+    db = _default()
+    return db.vendor, str(db.settings_dict["NAME"])
 
 
 # --- running statements -----------------------------------------------------------------------
@@ -84,14 +91,15 @@ def execute_many(statements: Sequence[Statement]) -> list[Result]:
     ``SELECT`` sees what the lock waited for. They appear in ``connection.queries`` as any
     query does.
     """
-    if connection.vendor != "postgresql":
-        return [_on_django_cursor(sql, params) for sql, params in statements]
-    connection.validate_no_broken_transaction()
+    db = _default()
+    if db.vendor != "postgresql":
+        return [_on_django_cursor(db, sql, params) for sql, params in statements]
+    db.validate_no_broken_transaction()
     prepare = bool(getattr(settings, "PREPARED_STATEMENTS", True))
-    logged = connection.queries_logged
+    logged = db.queries_logged
     started = time.monotonic() if logged else 0.0
-    with connection.wrap_database_errors:
-        cursors = _server_cursors(len(statements))
+    with db.wrap_database_errors:
+        cursors = _server_cursors(db, len(statements))
         raw = cursors[0].connection
         if len(statements) > 1 or (not raw.autocommit and raw.info.transaction_status == _IDLE):
             with raw.pipeline():
@@ -103,7 +111,7 @@ def execute_many(statements: Sequence[Statement]) -> list[Result]:
     if logged:
         elapsed = f"{time.monotonic() - started:.3f}"
         for sql, params in statements:
-            connection.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
+            db.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
     return results
 
 
@@ -114,8 +122,8 @@ def _result(cursor: Any) -> Result:
     return Result([], cursor.rowcount)
 
 
-def _on_django_cursor(sql: str, params: Sequence[Any]) -> Result:
-    with connection.cursor() as cursor:
+def _on_django_cursor(db: Any, sql: str, params: Sequence[Any]) -> Result:
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         if cursor.description:
             rows = list(cursor.fetchall())
@@ -123,21 +131,21 @@ def _on_django_cursor(sql: str, params: Sequence[Any]) -> Result:
         return Result([], cursor.rowcount)
 
 
-def _server_cursors(count: int) -> list[Any]:
+def _server_cursors(db: Any, count: int) -> list[Any]:
     """Server-side-binding psycopg cursors on Django's connection, kept for the connection."""
     import psycopg
     from psycopg.types.numeric import Int8Dumper
 
-    connection.ensure_connection()
-    raw = connection.connection
-    cached = getattr(connection, _CURSORS, None)
+    db.ensure_connection()
+    raw = db.connection
+    cached = getattr(db, _CURSORS, None)
     if cached is None or cached[0] is not raw:
         if raw.prepare_threshold is None:
             # Django turns automatic preparation off; only statements executed with
             # prepare=True (these, by default) are prepared, Django's own client-side cursors never are.
             raw.prepare_threshold = 2**31 - 1
         cached = (raw, [])
-        setattr(connection, _CURSORS, cached)
+        setattr(db, _CURSORS, cached)
     cursors: list[Any] = cached[1]
     while len(cursors) < count:
         cursor = psycopg.Cursor(raw)
@@ -181,7 +189,8 @@ class Prepared:
         return sql, [values[index] for index in order]
 
 
-def _column(model: type[Model], name: str) -> Field[Any, Any]:
+def column(model: type[Model], name: str) -> Field[Any, Any]:
+    """The field ``name`` of ``model``, which must be a column of its table."""
     field = model._meta.get_field(name)
     if not isinstance(field, Field) or field.column is None:
         raise TypeError(f"{name} is not a column of {model.__name__}")
@@ -190,15 +199,16 @@ def _column(model: type[Model], name: str) -> Field[Any, Any]:
 
 def from_db(field: Field[Any, Any], value: Any) -> Any:
     """A column's value as the driver gave it, as the model holds it: JSON from its text, a
-    boolean from SQLite's 0 or 1, an aware time from SQLite's naive UTC text."""
+    boolean from SQLite's 0 or 1, an aware time from SQLite's naive UTC (text, or a time the
+    driver parsed)."""
     if value is None:
         return None
     if isinstance(field, models.JSONField) and isinstance(value, str):
         return json.loads(value)
     if isinstance(field, models.BooleanField):
         return bool(value)
-    if isinstance(field, models.DateTimeField) and isinstance(value, str):
-        parsed = parse_datetime(value)
+    if isinstance(field, models.DateTimeField):
+        parsed = parse_datetime(value) if isinstance(value, str) else value
         return parsed.replace(tzinfo=UTC) if parsed is not None and timezone.is_naive(parsed) else parsed
     return value
 
@@ -209,6 +219,13 @@ def instance(model: type[ModelT], names: Sequence[str], values: Sequence[Any]) -
     return _loaded(model, names, values, convert=True)
 
 
+def instances(model: type[ModelT], rows: Sequence[Sequence[Any]]) -> list[ModelT]:
+    """Model instances from the rows of a :class:`Prepared` read of ``model``'s whole rows (a
+    queryset of the model itself, which selects every column in the order of its fields)."""
+    names = [field.attname for field in model._meta.concrete_fields]
+    return [_loaded(model, names, row, convert=True) for row in rows]
+
+
 def _loaded(model: type[ModelT], names: Sequence[str], values: Sequence[Any], *, convert: bool) -> ModelT:
     # Model.from_db takes the values in the order of the model's fields, whatever the names say.
     given = dict(zip(names, values, strict=True))
@@ -216,18 +233,18 @@ def _loaded(model: type[ModelT], names: Sequence[str], values: Sequence[Any], *,
     if len(fields) != len(given):
         raise TypeError(f"not all of {list(names)} are columns of {model.__name__}")
     ordered = [from_db(field, given[field.attname]) if convert else given[field.attname] for field in fields]
-    return model.from_db(connection.alias, [field.attname for field in fields], ordered)
+    return model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], ordered)
 
 
 class _Write:
     def __init__(self, model: type[Model], fields: Sequence[str]) -> None:
         self.model = model
-        self.fields = [_column(model, name) for name in fields]
+        self.fields = [column(model, name) for name in fields]
         self._compiled: dict[tuple[str, str, int], str] = {}
 
     def _params(self, row: Sequence[Any]) -> list[Any]:
-        pairs = zip(self.fields, row, strict=True)
-        return [field.get_db_prep_save(value, connection) for field, value in pairs]
+        db = _default()
+        return [field.get_db_prep_save(value, db) for field, value in zip(self.fields, row, strict=True)]
 
     def _names(self) -> tuple[str, list[str], str]:
         """The table, the columns written and its primary key, quoted."""
@@ -289,7 +306,7 @@ class Update(_Write):
 def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
     """The row of ``model`` whose field ``name`` is ``value``, every column read and the row
     locked (``FOR UPDATE``, where the database has row locks) for this transaction."""
-    field = _column(model, name)
+    field = column(model, name)
     names = [concrete.attname for concrete in model._meta.concrete_fields]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(str(concrete.column)) for concrete in model._meta.concrete_fields)

@@ -9,11 +9,11 @@ read them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -22,6 +22,7 @@ from protection.models import Exclusion, ExclusionKind
 from protection.players import lock, uid
 from protection.refusal import ProtectionError, Refusal
 from protection.signals import money_play_stopped
+from statements import Prepared, instances
 
 #: What a player may choose, by key: (kind, length; None is for good).
 CHOICES: dict[str, tuple[ExclusionKind, timedelta | None, str]] = {
@@ -39,14 +40,22 @@ def when(moment: datetime | None) -> str:
     return date_format(timezone.localtime(moment), "j M Y, H:i")
 
 
+#: Every break and self-exclusion a player took (a handful at most), for :func:`in_force`.
+TAKEN = Prepared(lambda user_id: Exclusion.objects.filter(user_id=user_id), arity=1)
+
+
 def current(user: Any, *, now: datetime | None = None) -> Exclusion | None:
     """The break or self-exclusion in force now (the one that ends last), or None."""
-    now = now or timezone.now()
-    active = Exclusion.objects.filter(user_id=uid(user), starts_at__lte=now).filter(
-        Q(ends_at__isnull=True) | Q(ends_at__gt=now)
-    )
-    # One for good (no end) first, the latest taken; else the one that ends last.
-    return active.order_by(F("ends_at").desc(nulls_first=True), "-starts_at", "-id").first()
+    return in_force(instances(Exclusion, TAKEN.rows(uid(user))), now or timezone.now())
+
+
+def in_force(taken: Iterable[Exclusion], now: datetime) -> Exclusion | None:
+    """Of the exclusions ``taken`` (the rows of :data:`TAKEN`), the one in force at ``now``: one
+    for good (no end) first, the latest taken; else the one that ends last."""
+    active = [e for e in taken if e.starts_at <= now and (e.ends_at is None or e.ends_at > now)]
+    if not active:
+        return None
+    return max(active, key=lambda e: (e.ends_at is None, e.ends_at or e.starts_at, e.starts_at, e.id))
 
 
 def take(user: Any, choice: str, *, now: datetime | None = None) -> Exclusion:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from protection.history import record
 from protection.models import DocumentType, KycStatus, Verification
 from protection.players import lock, uid
 from protection.refusal import ProtectionError, Refusal
+from statements import Prepared
 
 
 class KycProvider(Protocol):
@@ -63,8 +65,17 @@ def of(user: Any) -> Verification:
     return found or Verification(user_id=uid(user), status=KycStatus.UNVERIFIED)
 
 
+#: A player's verification status (no row: unverified), for :func:`verified_by`.
+STATUS = Prepared(lambda user_id: Verification.objects.filter(user_id=user_id).values_list("status"), arity=1)
+
+
 def verified(user: Any) -> bool:
-    return Verification.objects.filter(user_id=uid(user), status=KycStatus.VERIFIED).exists()
+    return verified_by(STATUS.rows(uid(user)))
+
+
+def verified_by(rows: Iterable[Sequence[Any]]) -> bool:
+    """Whether the rows of :data:`STATUS` say the player is verified."""
+    return any(status == KycStatus.VERIFIED for (status,) in rows)
 
 
 def status_words(user: Any) -> str:

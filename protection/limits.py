@@ -13,6 +13,7 @@ deposited or staked in them (``wallet.limits``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,6 +26,7 @@ from protection.history import record
 from protection.models import LimitChange, LimitKind
 from protection.players import lock, uid
 from protection.refusal import ProtectionError, Refusal
+from statements import Prepared, instances
 
 DEPOSIT_KINDS = (LimitKind.DEPOSIT_DAY, LimitKind.DEPOSIT_WEEK, LimitKind.DEPOSIT_MONTH)
 
@@ -64,11 +66,24 @@ def limits(
     """Each of ``kinds`` as it stands at ``now``, in that order, from one read of the player's
     changes not cancelled (a handful at most): the latest one in force, and the latest
     requested one still waiting."""
-    now = now or timezone.now()
-    changes = LimitChange.objects.filter(user_id=uid(user), kind__in=kinds, cancelled_at__isnull=True)
+    changes = instances(LimitChange, CHANGES.rows(uid(user)))
+    return limits_among(changes, kinds, now or timezone.now())
+
+
+#: A player's limit changes not cancelled, oldest first (a handful at most), for :func:`limits_among`.
+CHANGES = Prepared(
+    lambda user_id: LimitChange.objects.filter(user_id=user_id, cancelled_at__isnull=True).order_by("id"),
+    arity=1,
+)
+
+
+def limits_among(changes: Iterable[LimitChange], kinds: tuple[LimitKind, ...], now: datetime) -> list[Limit]:
+    """:func:`limits` from the rows of :data:`CHANGES`."""
     in_force: dict[str, LimitChange] = {}
     waiting: dict[str, LimitChange] = {}
-    for change in changes.order_by("id"):
+    for change in changes:
+        if change.kind not in kinds:
+            continue
         if change.effective_at <= now:
             best = in_force.get(change.kind)
             if best is None or change.effective_at >= best.effective_at:

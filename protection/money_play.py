@@ -9,6 +9,7 @@ out, on a break, self-excluded, or where money play has been switched off (R-PRO
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from accounts.regions import UNDECLARED, name_of
 from protection import exclusions
-from protection.models import ExclusionKind
+from protection.models import Exclusion, ExclusionKind
 from protection.refusal import ProtectionError, Refusal
 
 
@@ -44,6 +45,11 @@ def region_allowed(region: str) -> bool:
 
 def refusal(user: Any, *, now: datetime | None = None) -> Refusal | None:
     """None if ``user`` may play for money now, else why not."""
+    return refusal_given(user, lambda: exclusions.current(user, now=now or timezone.now()))
+
+
+def refusal_given(user: Any, current: Callable[[], Exclusion | None]) -> Refusal | None:
+    """:func:`refusal`, with the exclusion in force now (asked for only once the rest passes)."""
     if not site_on():
         return Refusal("money_play_off", "Money play is not offered on this site. Practice tables are open.")
     if getattr(user, "is_bot", False):
@@ -59,13 +65,13 @@ def refusal(user: Any, *, now: datetime | None = None) -> Refusal | None:
             "region_not_allowed",
             f"Money play is not offered in {name_of(region)}. Practice tables are open.",
         )
-    current = exclusions.current(user, now=now or timezone.now())
-    if current is not None:
-        if current.kind == ExclusionKind.SELF_EXCLUSION:
-            until = "for good" if current.ends_at is None else f"until {exclusions.when(current.ends_at)}"
+    found = current()
+    if found is not None:
+        if found.kind == ExclusionKind.SELF_EXCLUSION:
+            until = "for good" if found.ends_at is None else f"until {exclusions.when(found.ends_at)}"
             return Refusal("self_excluded", f"You have excluded yourself from money play {until}.")
         return Refusal(
-            "on_a_break", f"You are taking a break from money play until {exclusions.when(current.ends_at)}."
+            "on_a_break", f"You are taking a break from money play until {exclusions.when(found.ends_at)}."
         )
     return None
 

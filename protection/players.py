@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
+
+import statements
+
 
 def uid(user: Any) -> int:
     return user if isinstance(user, int) else int(user.pk)
@@ -18,6 +22,17 @@ def lock(user: Any) -> None:
     would block. A withdrawal holding the player's row while it waits for their wallet account,
     and a deposit's confirmation holding that account while it names the player, deadlocked
     (seen under ``wallet_stress`` on PostgreSQL)."""
+    statements.execute(*lock_statement(user))
+
+
+def lock_statement(user: Any, *columns: str) -> statements.Statement:
+    """:func:`lock` as a statement, to send with others (``statements.execute_many``), reading
+    ``columns`` of the player's row (its id if none are named)."""
     from accounts.models import User
 
-    list(User.objects.select_for_update(no_key=True).filter(pk=uid(user)).values_list("pk", flat=True))
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(str(statements.column(User, name).column)) for name in columns or ("id",))
+    for_update = " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
+    table = quote(User._meta.db_table)
+    # Only the model's own names and one %s placeholder are formatted in.
+    return f"SELECT {names} FROM {table} WHERE {quote('id')} = %s{for_update}", [uid(user)]  # noqa: S608

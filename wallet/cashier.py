@@ -21,8 +21,10 @@ from django.utils import timezone
 
 import statements
 from accounts.text import visible
-from protection import kyc, money_play
-from protection.players import lock
+from protection import exclusions, kyc, limits, money_play
+from protection.limits import DEPOSIT_KINDS
+from protection.models import Exclusion, LimitChange
+from protection.players import lock_statement
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
     Leg,
@@ -40,6 +42,8 @@ from wallet.models import Currency, Deposit, Journal, JournalKind, Withdrawal
 from wallet.tax import due as tax_due
 
 if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
     from accounts.models import User
 
 #: Defaults of the limits, in paise; override with settings of the same name.
@@ -127,19 +131,47 @@ def _uid(user: User | int) -> int:
 
 def may_deposit(user: User | int) -> None:
     """Deposits are money play (R-PROT-1..3): refused with the reason when it is off for the player."""
+    _may_deposit(_uid(user), timezone.now())
+
+
+#: What money play asks of the player (R-PROT-1): whether they are a bot, and their region.
+_PLAYER_COLUMNS = ("id", "is_bot", "region")
+
+
+def _may_deposit(uid: int, now: datetime) -> None:
+    """:func:`may_deposit` in one round trip: the player's row and their exclusions."""
     from accounts.models import User as Users
 
-    player = user if not isinstance(user, int) else Users.objects.get(pk=user)
-    found = money_play.refusal(player)
+    player, taken = statements.execute_many([_PLAYER.statement(uid), exclusions.TAKEN.statement(uid)])
+    if not player.rows:
+        raise WalletError(Code.NOT_FOUND, "There is no such player.")
+    row = statements.instance(Users, _PLAYER_COLUMNS, player.rows[0])
+    found = money_play.refusal_given(
+        row, lambda: exclusions.in_force(statements.instances(Exclusion, taken.rows), now)
+    )
     if found is not None:
         raise WalletError(Code.MONEY_PLAY_REFUSED, found.message)
 
 
+def _player_read(user_id: int) -> QuerySet[Any, Any]:
+    from accounts.models import User as Users
+
+    return Users.objects.filter(pk=user_id).values_list(*_PLAYER_COLUMNS)
+
+
+_PLAYER = statements.Prepared(_player_read, arity=1)
+
+
 def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider | None = None) -> Deposit:
-    """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet."""
+    """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet.
+
+    Three round trips before the insert: the checks of money play (the player's row and their
+    exclusions), then, under the player's lock, their deposit limits. The provider is called
+    between the two, outside the transaction."""
     uid = _uid(user)
     amount = _check_limits(amount, "deposit", "WALLET_MIN_DEPOSIT", "WALLET_MAX_DEPOSIT")
-    may_deposit(user)
+    now = timezone.now()
+    _may_deposit(uid, now)
     provider = provider or get_provider()
     reference = provider.start_deposit(uid, amount, Currency.INR)
     values = {
@@ -155,8 +187,10 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
         "failure_reason": "",
     }
     with transaction.atomic():
-        lock(uid)  # two deposits at once must not both fit under one limit
-        check_deposit(uid, amount)
+        # Under the player's lock: two deposits at once must not both fit under one limit.
+        _, changes = statements.execute_many([lock_statement(uid), limits.CHANGES.statement(uid)])
+        found = limits.limits_among(statements.instances(LimitChange, changes.rows), DEPOSIT_KINDS, now)
+        check_deposit(uid, amount, now=now, found=found)
         deposit = statements.insert(Deposit, values)
     if getattr(provider, "confirms_itself", False):
         return confirm_deposit(reference)  # the sandbox plays the provider's callback
@@ -217,6 +251,13 @@ def _locked_deposit(provider_ref: str) -> Deposit:
     return deposit
 
 
+#: A withdrawal the player asked for with this request key (a double submit), if any.
+_EARLIER = statements.Prepared(
+    lambda user_id, request_key: Withdrawal.objects.filter(user_id=user_id, request_key=request_key)[:1],
+    arity=2,
+)
+
+
 # Deposits and withdrawals are read, locked and written with statements built once
 # (``statements``): they sit on the same hot path as the postings, and the ORM's query building
 # costs more than the statements.
@@ -233,19 +274,23 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     """
     uid = _uid(user)
     amount = _check_limits(amount, "withdrawal", "WALLET_MIN_WITHDRAWAL", "WALLET_MAX_WITHDRAWAL")
-    if not kyc.verified(uid):
-        raise WalletError(
-            Code.KYC_REQUIRED,
-            "Verify your identity before you withdraw (Account, Identity): "
-            f"yours is {kyc.status_words(uid).lower()}.",
-        )
     request_key = request_key or uuid.uuid4().hex
     if not isinstance(request_key, str) or not 1 <= len(request_key) <= 100:
         raise WalletError(Code.BAD_REQUEST, "The request key must be 1 to 100 characters.")
     wallet, hold, tax_account = user_spec(uid), withdrawal_hold_spec(uid), tax_spec()
     with transaction.atomic():
-        lock(uid)  # the year's tax is counted under the player's lock: two at once count both
-        previous = Withdrawal.objects.filter(user_id=uid, request_key=request_key).first()
+        # One round trip: the player's lock (the year's tax is counted under it: two at once
+        # count both), their identity's status and an earlier request with this key.
+        _, status, earlier = statements.execute_many(
+            [lock_statement(uid), kyc.STATUS.statement(uid), _EARLIER.statement(uid, request_key)]
+        )
+        if not kyc.verified_by(status.rows):
+            raise WalletError(
+                Code.KYC_REQUIRED,
+                "Verify your identity before you withdraw (Account, Identity): "
+                f"yours is {kyc.status_words(uid).lower()}.",
+            )
+        previous = next(iter(statements.instances(Withdrawal, earlier.rows)), None)
         if previous is not None:  # a retry: the same answer, even if this year's tax moved since
             if previous.amount + previous.tax_withheld != amount:
                 raise WalletError(

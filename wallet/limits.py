@@ -10,6 +10,7 @@ caps what is put at stake, not what is lost. Practice chips are never limited.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from django.db.models import Sum
 from django.utils import timezone
 
-from protection.limits import DEPOSIT_KINDS, limits, period_start
+from protection.limits import DEPOSIT_KINDS, Limit, limits, period_start
 from protection.models import LimitKind
 from wallet.errors import Code, WalletError
 from wallet.ledger import get_account, user_spec
@@ -67,17 +68,24 @@ def staked(user_id: int, since: datetime) -> int:
     return max(0, -int(out) - int(back["total"] or 0))
 
 
-def rooms(user: Any, kinds: tuple[LimitKind, ...], *, now: datetime | None = None) -> list[Room]:
-    """Each limit of ``kinds`` the player has, with what the period has used of it."""
+def rooms(
+    user: Any,
+    kinds: tuple[LimitKind, ...],
+    *,
+    now: datetime | None = None,
+    found: Iterable[Limit] | None = None,
+) -> list[Room]:
+    """Each limit of ``kinds`` the player has, with what the period has used of it. ``found``:
+    the player's limits of ``kinds`` already read (``protection.limits.limits_among``)."""
     now = now or timezone.now()
     uid = user if isinstance(user, int) else int(user.pk)
     out = []
-    for found in limits(uid, kinds, now=now):
-        if found.amount is None:
+    for found_limit in limits(uid, kinds, now=now) if found is None else found:
+        if found_limit.amount is None:
             continue
-        since = period_start(found.kind, now)
-        used = staked(uid, since) if found.kind == LimitKind.STAKE_DAY else deposited(uid, since)
-        out.append(Room(found.kind, found.amount, used))
+        since = period_start(found_limit.kind, now)
+        used = staked(uid, since) if found_limit.kind == LimitKind.STAKE_DAY else deposited(uid, since)
+        out.append(Room(found_limit.kind, found_limit.amount, used))
     return out
 
 
@@ -87,8 +95,12 @@ def stake_left(user: Any, *, now: datetime | None = None) -> int | None:
     return None if not found else found[0].left
 
 
-def check_deposit(user: Any, amount: int, *, now: datetime | None = None) -> None:
-    for room in rooms(user, DEPOSIT_KINDS, now=now):
+def check_deposit(
+    user: Any, amount: int, *, now: datetime | None = None, found: Iterable[Limit] | None = None
+) -> None:
+    """Refuse a deposit of ``amount`` that a deposit limit has no room for (``found``: the
+    player's deposit limits, if already read)."""
+    for room in rooms(user, DEPOSIT_KINDS, now=now, found=found):
         if amount > room.left:
             raise WalletError(Code.LIMIT_REACHED, f"{room.words()} Deposit {rupees(room.left)} or less.")
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+import statements
 from tests.wallet.support import _fast_password_hashing, wallet  # noqa: F401 (fixture)
-from wallet import cashier
+from wallet import cashier, sql
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, cashier_spec, post, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Journal, Withdrawal
@@ -255,3 +258,41 @@ def test_a_full_chip_stack_is_not_topped_up(alice):
 
     assert refused.value.code == "nothing_to_top_up"
     assert chips(alice) == 10_000_00
+
+
+# --- round trips ----------------------------------------------------------------------------
+
+
+def sent_batches(monkeypatch) -> list[list[str]]:
+    """Each ``statements.execute_many`` call from now on (one round trip on PostgreSQL), as the
+    first word of each of its statements."""
+    batches: list[list[str]] = []
+    real = statements.execute_many
+
+    def spy(batch, **flags):
+        batches.append([sql.split()[0] for sql, _ in batch])
+        return real(batch, **flags)
+
+    monkeypatch.setattr(statements, "execute_many", spy)
+    return batches
+
+
+def test_a_deposit_is_checked_in_two_round_trips_and_a_withdrawal_in_one(alice, monkeypatch):
+    """Money play's checks (the player's row and exclusions), then under the player's lock their
+    deposit limits, then the insert; a withdrawal's lock, identity and earlier request go
+    together. No query is sent any other way."""
+    funded(alice)
+    cashier.request_withdrawal(alice, 10000)  # its accounts exist from now on
+    batches = sent_batches(monkeypatch)
+    with CaptureQueriesContext(connection) as captured:
+        cashier.create_deposit(alice, 50000, provider=LATER)
+    assert batches == [["SELECT", "SELECT"], ["SELECT", "SELECT"], ["INSERT"]]
+    assert len([q for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]) == 5
+
+    batches.clear()
+    with CaptureQueriesContext(connection) as captured:
+        cashier.request_withdrawal(alice, 10000)
+    assert batches[0] == ["SELECT", "SELECT", "SELECT"]
+    if sql.fast():  # the portable posting path writes on Django's cursor
+        sent = sum(len(batch) for batch in batches)
+        assert len([q for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]) == sent
