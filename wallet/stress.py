@@ -121,7 +121,8 @@ def prepare(workers: int, total_ops: int) -> Setup:
 
 
 #: Deposits confirmed by a callback later (as a real provider does), so the walk can also
-#: confirm twice and fail them; the sandbox itself confirms at once.
+#: confirm twice and fail them; the sandbox itself confirms at once. Payouts go through it too,
+#: whatever ``PAYMENTS_SANDBOX`` says (with it off, every approval was refused as bad_request).
 CALLBACK_LATER = cashier.SandboxProvider(confirms_itself=False)
 
 
@@ -260,9 +261,13 @@ class Worker:
         withdrawal = self.call(cashier.request_withdrawal, uid, self.rng.randint(100_00, 2_000_00))
         self.report.keys.add(withdrawal.hold_journal.key)
         if self.rng.random() < 0.5:
-            decided = self.call(cashier.approve_withdrawal, withdrawal.pk, self.staff)
+            decided = self.call(
+                cashier.approve_withdrawal, withdrawal.pk, self.staff, provider=CALLBACK_LATER
+            )
             if decided.status == "requested":  # four eyes: a large one needs a second approver
-                decided = self.call(cashier.approve_withdrawal, withdrawal.pk, self.second_staff)
+                decided = self.call(
+                    cashier.approve_withdrawal, withdrawal.pk, self.second_staff, provider=CALLBACK_LATER
+                )
         else:
             decided = self.call(cashier.reject_withdrawal, withdrawal.pk, self.staff, "stress")
         assert decided.decision_journal is not None
@@ -270,7 +275,7 @@ class Worker:
         if self.rng.random() > 0.2:
             return
         try:
-            self.call(cashier.approve_withdrawal, withdrawal.pk, self.staff)
+            self.call(cashier.approve_withdrawal, withdrawal.pk, self.staff, provider=CALLBACK_LATER)
         except WalletError as error:
             if error.code != "already_decided":
                 raise
