@@ -281,6 +281,7 @@ def execute(
     # the enclosing transaction for rollback, as it must.
     refusal: WalletError | None = None
     journal_id: int | None = None
+    key_free = False
     with transaction.atomic(savepoint=False):
         try:
             # The key is read with the lock, in its round trip: a retry is answered at once,
@@ -292,9 +293,12 @@ def execute(
                 if existing is not None:
                     return existing
             else:
+                key_free = True
                 legs, entries, updates = _apply(plan(locks), locks, currency)
         except WalletError as error:
-            existing, refusal = _existing(key, digest)
+            # A plan refused with the key read free under the lock is refused as it stands; a
+            # lock refused before the key was read looks for it first (a retry of an answer).
+            existing, refusal = (None, None) if key_free else _existing(key, digest)
             if existing is not None:
                 return existing
             refusal = refusal or error

@@ -207,6 +207,21 @@ def test_a_retry_is_answered_from_the_keys_read_with_no_plan_and_no_write(alice,
     assert conflict.value.code == "idempotency_conflict"
 
 
+def test_a_refused_plan_is_answered_from_the_keys_read_with_no_second_read(alice, bob):
+    """A plan refused (the money is not there) after the key was read free with the lock is
+    refused as it stands: the lock and that read, and nothing else, reach the database."""
+    fund(alice, 100)
+    fund(bob, 100)  # both accounts exist: no creation, no second lock
+    with CaptureQueriesContext(connection) as queries, pytest.raises(WalletError) as refused:
+        post("too-much", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 101)])
+    assert refused.value.code == "insufficient_funds"
+    statements = [
+        q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+    ]
+    assert len(statements) == 2, statements
+    assert not Journal.objects.filter(key="too-much").exists()
+
+
 def test_a_refusal_inside_an_outer_transaction_leaves_it_usable(alice, bob):
     fund(alice, 1000)
 
