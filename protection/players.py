@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
+from django.db.models import QuerySet
 
 import statements
 
@@ -22,17 +22,19 @@ def lock(user: Any) -> None:
     would block. A withdrawal holding the player's row while it waits for their wallet account,
     and a deposit's confirmation holding that account while it names the player, deadlocked
     (seen under ``wallet_stress`` on PostgreSQL)."""
-    statements.execute(*lock_statement(user))
+    LOCK.rows(uid(user))
 
 
-def lock_statement(user: Any, *columns: str) -> statements.Statement:
-    """:func:`lock` as a statement, to send with others (``statements.execute_many``), reading
-    ``columns`` of the player's row (its id if none are named)."""
+def lock_statement(user: Any) -> statements.Statement:
+    """:func:`lock` as a statement, to send with others (``statements.execute_many``)."""
+    return LOCK.statement(uid(user))
+
+
+def _locked_row(user_id: int) -> QuerySet[Any, Any]:
     from accounts.models import User
 
-    quote = connection.ops.quote_name
-    names = ", ".join(quote(str(statements.column(User, name).column)) for name in columns or ("id",))
-    for_update = " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
-    table = quote(User._meta.db_table)
-    # Only the model's own names and one %s placeholder are formatted in.
-    return f"SELECT {names} FROM {table} WHERE {quote('id')} = %s{for_update}", [uid(user)]  # noqa: S608
+    return User.objects.select_for_update(no_key=True).filter(pk=user_id).order_by().values_list("pk")
+
+
+#: The player's row, locked for the transaction (built the first time, in one).
+LOCK = statements.Prepared(_locked_row, arity=1)
