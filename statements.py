@@ -189,8 +189,7 @@ class Prepared:
         return sql, [values[index] for index in order]
 
 
-def column(model: type[Model], name: str) -> Field[Any, Any]:
-    """The field ``name`` of ``model``, which must be a column of its table."""
+def _column(model: type[Model], name: str) -> Field[Any, Any]:
     field = model._meta.get_field(name)
     if not isinstance(field, Field) or field.column is None:
         raise TypeError(f"{name} is not a column of {model.__name__}")
@@ -239,7 +238,7 @@ def _loaded(model: type[ModelT], names: Sequence[str], values: Sequence[Any], *,
 class _Write:
     def __init__(self, model: type[Model], fields: Sequence[str]) -> None:
         self.model = model
-        self.fields = [column(model, name) for name in fields]
+        self.fields = [_column(model, name) for name in fields]
         self._compiled: dict[tuple[str, str, int], str] = {}
 
     def _params(self, row: Sequence[Any]) -> list[Any]:
@@ -306,7 +305,7 @@ class Update(_Write):
 def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
     """The row of ``model`` whose field ``name`` is ``value``, every column read and the row
     locked (``FOR UPDATE``, where the database has row locks) for this transaction."""
-    field = column(model, name)
+    field = _column(model, name)
     names = [concrete.attname for concrete in model._meta.concrete_fields]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(str(concrete.column)) for concrete in model._meta.concrete_fields)
