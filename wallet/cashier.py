@@ -156,7 +156,7 @@ def _may_deposit(uid: int, now: datetime) -> None:
 def _player_read(user_id: int) -> QuerySet[Any, Any]:
     from accounts.models import User as Users
 
-    return Users.objects.filter(pk=user_id).values_list(*_PLAYER_COLUMNS)
+    return Users.objects.filter(pk=user_id).order_by().values_list(*_PLAYER_COLUMNS)
 
 
 _PLAYER = statements.Prepared(_player_read, arity=1)
@@ -165,9 +165,9 @@ _PLAYER = statements.Prepared(_player_read, arity=1)
 def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider | None = None) -> Deposit:
     """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet.
 
-    Three round trips before the insert: the checks of money play (the player's row and their
-    exclusions), then, under the player's lock, their deposit limits. The provider is called
-    between the two, outside the transaction."""
+    Two round trips before the insert: the checks of money play (the player's row and their
+    exclusions), then, under the player's lock, their deposit limits (and, when one is set, what
+    its period has used). The provider is called between the two, outside the transaction."""
     uid = _uid(user)
     amount = _check_limits(amount, "deposit", "WALLET_MIN_DEPOSIT", "WALLET_MAX_DEPOSIT")
     now = timezone.now()
