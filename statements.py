@@ -306,7 +306,6 @@ def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
     """The row of ``model`` whose field ``name`` is ``value``, every column read and the row
     locked (``FOR UPDATE``, where the database has row locks) for this transaction."""
     field = _column(model, name)
-    names = [concrete.attname for concrete in model._meta.concrete_fields]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(str(concrete.column)) for concrete in model._meta.concrete_fields)
     for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
@@ -315,7 +314,7 @@ def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
         f"WHERE {quote(str(field.column))} = %s{for_update}"
     )
     rows = execute(sql, [field.get_db_prep_value(value, connection)]).rows
-    return instance(model, names, rows[0]) if rows else None
+    return next(iter(instances(model, rows)), None)
 
 
 #: The writes :func:`insert` and :func:`update` have built, by kind, model and fields.

@@ -129,17 +129,13 @@ def _uid(user: User | int) -> int:
     return user if isinstance(user, int) else int(user.pk)
 
 
-def may_deposit(user: User | int) -> None:
-    """Deposits are money play (R-PROT-1..3): refused with the reason when it is off for the player."""
-    _may_deposit(_uid(user), timezone.now())
-
-
 #: What money play asks of the player (R-PROT-1): whether they are a bot, and their region.
 _PLAYER_COLUMNS = ("id", "is_bot", "region")
 
 
 def _may_deposit(uid: int, now: datetime) -> None:
-    """:func:`may_deposit` in one round trip: the player's row and their exclusions."""
+    """Deposits are money play (R-PROT-1..3): refused with the reason when it is off for the
+    player. One round trip: the player's row and their exclusions."""
     from accounts.models import User as Users
 
     player, taken = statements.execute_many([_PLAYER.statement(uid), exclusions.TAKEN.statement(uid)])
