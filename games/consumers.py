@@ -18,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sessions import session_group, user_group
-from games import access, client_actions, live, presence
+from games import access, client_actions, live, missed, presence
 from games.errors import GameError
 from games.models import Table
 
@@ -84,6 +84,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.version = None
+        #: Held while frames of the table's versions are sent and ``version`` moves on: the
+        #: missed-message check may catch up while a message is being handled.
+        self.sending = asyncio.Lock()
+        #: The version this connection was behind at the last missed-message check.
+        self.stuck_at: int | None = None
         self.tokens = float(self.burst)
         self.stamp = time.monotonic()
         self.refused = 0
@@ -123,6 +128,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Table.DoesNotExist:
             await self.refuse(CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
+        missed.watch(self)
         self.heartbeat = asyncio.ensure_future(self.keep_alive())
 
     def version_asked(self) -> int | None:
@@ -134,6 +140,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.heartbeat is not None:
             self.heartbeat.cancel()
+        missed.unwatch(self)
         if getattr(self, "counted", False):
             self.counted = False
             await live.in_thread(presence.disconnected)(self.table_id, self.user.pk)
@@ -256,7 +263,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.table_events(message)
         answer = performed.answer
         if "ack" in answer and self.version is not None and answer["v"] > self.version:
-            await self.sync(self.version)  # a write this action did not make (its id was seen)
+            await self.catch_up()  # a write this action did not make (its id was seen)
         await self.send_json(answer)
         await live.announce(performed)
 
@@ -269,18 +276,44 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_events(self, message: dict[str, Any]) -> None:
         """A write's events from the channel layer (see :func:`games.live.publish`)."""
+        async with self.sending:
+            await self._deliver(message)
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
         events = message["events"]
         if self.version is None or not events or events[-1]["v"] <= self.version:
             return  # sent already (after our own action, or by an earlier catch-up)
         frames = live.frames_for(message, self.user.pk, self.version)
         if frames is None:  # a gap: read what is missing from the log
-            await self.sync(self.version, events)
+            await self._catch_up_from(self.version, events)
             return
         for text in frames:
             await self.send(text_data=text)
         self.version = message["v"]
 
-    async def sync(self, after: int | None, carried: list[dict[str, Any]] | None = None) -> None:
+    async def sync(self, after: int | None) -> None:
+        async with self.sending:
+            await self._catch_up_from(after)
+
+    async def catch_up(self) -> None:
+        """From the version this connection has sent to the table's."""
+        async with self.sending:
+            if self.version is not None:
+                await self._catch_up_from(self.version)
+
+    async def catch_up_if_stuck(self, current: int) -> None:
+        """The missed-message check's call (:mod:`games.missed`), with the table's version: a
+        connection behind it and still where it was at the last check missed a message."""
+        if self.version is None or self.version >= current:
+            self.stuck_at = None
+        elif self.stuck_at != self.version:
+            self.stuck_at = self.version  # a message may be on its way: look again next time
+        else:
+            log.warning("table %s: a connection missed a message at version %s", self.table_id, self.version)
+            self.stuck_at = None
+            await self.catch_up()
+
+    async def _catch_up_from(self, after: int | None, carried: list[dict[str, Any]] | None = None) -> None:
         version, frames = await live.in_thread(live.catch_up)(self.table_id, self.user, after, carried or ())
         for frame in frames:
             await self.send_json(frame)

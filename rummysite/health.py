@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 #: The longest a check of the channel layer may take.
 LAYER_TIMEOUT = 3.0
+#: How long a check waits for its message before sending it again.
+LAYER_RESEND = 0.5
 
 
 def check_database() -> None:
@@ -42,10 +44,17 @@ async def _layer_round_trip() -> None:
         raise RuntimeError("no channel layer configured")
     channel = await layer.new_channel()
     message = {"type": "health.ping", "token": uuid.uuid4().hex}
-    await layer.send(channel, message)
-    received = await layer.receive(channel)
-    if received.get("token") != message["token"]:
-        raise RuntimeError("channel layer returned a different message")
+    # Sent again until it comes back: on Redis pub/sub, a message published before the new
+    # channel's subscription reaches Redis goes to nobody.
+    while True:
+        await layer.send(channel, message)
+        try:
+            received = await asyncio.wait_for(layer.receive(channel), LAYER_RESEND)
+        except TimeoutError:
+            continue
+        if received.get("token") != message["token"]:
+            raise RuntimeError("channel layer returned a different message")
+        return
 
 
 def check_channel_layer() -> None:

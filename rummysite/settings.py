@@ -149,13 +149,22 @@ STORAGES = {
 
 # Channels and Celery: Redis when REDIS_URL is set, in-process otherwise.
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
-# channels-redis waits for a message with a blocking read of 5 s (BZPOPMIN); a socket timeout
-# at or under that cuts the read, and every idle websocket is closed with 1011 (redis-py 8
-# defaults to 5 s). So both sides of the socket are set here, the read timeout well above
+# The channel layer on Redis: "pubsub" (channels_redis's RedisPubSubChannelLayer, the default:
+# a group message is one PUBLISH, received once by each server process that has members, a
+# quarter less CPU a move than "lists": docs/PERFORMANCE.md) or "lists" (RedisChannelLayer: a
+# copy of each message in a list per connection). Pub/sub keeps no message for a process that
+# is reconnecting; neither layer is trusted to deliver every message: each server process
+# checks its tables' versions and catches up a connection left behind (games.missed).
+REDIS_CHANNEL_LAYER = env_str("REDIS_CHANNEL_LAYER") or "pubsub"
+if REDIS_CHANNEL_LAYER not in ("pubsub", "lists"):
+    raise ImproperlyConfigured("REDIS_CHANNEL_LAYER must be pubsub or lists")
+# The "lists" layer waits for a message with a blocking read of 5 s (BZPOPMIN); a socket
+# timeout at or under that cuts the read, and every idle websocket is closed with 1011 (redis-py
+# 8 defaults to 5 s). So both sides of the socket are set here, the read timeout well above
 # the blocking read, and a connection idle for 30 s is pinged before it is used again.
 CHANNEL_LAYER_BLOCKING_READ_SECONDS = 5  # channels_redis.core.RedisChannelLayer.brpop_timeout
 REDIS_SOCKET_TIMEOUT = env_int("REDIS_SOCKET_TIMEOUT", 15, minimum=1)
-if REDIS_SOCKET_TIMEOUT <= CHANNEL_LAYER_BLOCKING_READ_SECONDS:
+if REDIS_CHANNEL_LAYER == "lists" and REDIS_SOCKET_TIMEOUT <= CHANNEL_LAYER_BLOCKING_READ_SECONDS:
     raise ImproperlyConfigured(
         f"REDIS_SOCKET_TIMEOUT={REDIS_SOCKET_TIMEOUT} must be more than the channel layer's "
         f"{CHANNEL_LAYER_BLOCKING_READ_SECONDS} s blocking read, or idle websockets are closed"
@@ -167,10 +176,14 @@ REDIS_OPTIONS = {
     "health_check_interval": 30,
     "retry_on_timeout": True,
 }
+REDIS_LAYERS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "lists": "channels_redis.core.RedisChannelLayer",
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": REDIS_LAYERS[REDIS_CHANNEL_LAYER],
             "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_OPTIONS}]},
         }
     }
@@ -195,6 +208,9 @@ GAME_SWEEP_SECONDS = 1.0
 """How often the timers tick (Celery beat's ``games.tasks.tick``, the embedded scheduler's
 round): overdue deadlines applied and bots nudged. A timeout lands at most about this long
 after its time."""
+LIVE_CHECK_SECONDS = 2.0
+"""How often each server process reads the versions of the tables it has connections to, and
+catches up a connection that missed a message (games.missed); 0 turns the check off."""
 CELERY_BEAT_SCHEDULE = {
     # One message a second for the deadlines and the bots alike (games.timers.tick). A tick still
     # queued when the next is sent is dropped, not run late: after a busy spell the worker runs

@@ -64,6 +64,7 @@ def timers_off(request):  # type: ignore[no-untyped-def]
         return None
     settings = request.getfixturevalue("settings")
     settings.GAME_TIMERS = "off"
+    settings.LIVE_CHECK_SECONDS = 0  # no background read of the tables (games.missed)
     return settings
 
 

@@ -66,10 +66,20 @@ def test_home_page_serves(client):
 
 @pytest.mark.redis
 def test_it_reaches_real_redis_when_configured(settings):
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert settings.CELERY_BROKER_URL.startswith("redis://")
-    health.check_channel_layer()
+    for _ in range(5):  # a new subscription each time: the check resends what beats it to Redis
+        health.check_channel_layer()
     health.check_broker()
+
+
+@pytest.mark.redis
+def test_it_reaches_real_redis_on_the_list_based_layer_too(settings):
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": settings.REDIS_LAYERS["lists"], "CONFIG": config},
+    }
+    health.check_channel_layer()
 
 
 @pytest.mark.postgres

@@ -80,9 +80,19 @@ def test_production_needs_allowed_hosts():
 
 
 def test_a_redis_socket_timeout_that_would_close_idle_websockets_is_refused():
-    result = run_manage("check", REDIS_URL="redis://127.0.0.1:6379/1", REDIS_SOCKET_TIMEOUT="5")
+    result = run_manage(
+        "check", REDIS_URL="redis://127.0.0.1:6379/1", REDIS_SOCKET_TIMEOUT="5", REDIS_CHANNEL_LAYER="lists"
+    )
     assert result.returncode != 0
     assert "REDIS_SOCKET_TIMEOUT=5 must be more than the channel layer's 5 s blocking read" in result.stderr
+
+
+def test_the_pub_sub_layer_has_no_blocking_read_to_cut_and_an_unknown_layer_is_refused():
+    result = run_manage("check", REDIS_URL="redis://127.0.0.1:6379/1", REDIS_SOCKET_TIMEOUT="5")
+    assert result.returncode == 0, result.stderr
+    result = run_manage("check", REDIS_URL="redis://127.0.0.1:6379/1", REDIS_CHANNEL_LAYER="streams")
+    assert result.returncode != 0
+    assert "REDIS_CHANNEL_LAYER must be pubsub or lists" in result.stderr
 
 
 def test_the_redis_socket_timeouts_agree_with_the_channel_layer(settings):
