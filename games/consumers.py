@@ -257,7 +257,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except GameError as error:
             await self.send_error(error.code, error.message, frame)
             return
-        performed = await live.in_thread(live.perform)(self.table_id, self.user, frame)
+        performed = await live.perform_in_thread(self.table_id, self.user, frame)
         # The action's events and snapshot first: with the ack, the client has everything up to it.
         for message in performed.messages:
             await self.table_events(message)

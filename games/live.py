@@ -22,16 +22,17 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
 from games import client_actions, services, views_state
 from games.models import Table
@@ -45,6 +46,10 @@ EVENTS_MESSAGE = "table.events"
 
 #: A client this many versions behind gets a snapshot instead of the events it missed.
 MAX_REPLAY = 200
+
+#: Seconds between two checks of a database thread's connection on the actions' path
+#: (:func:`perform_in_thread`).
+CONNECTION_CHECK_SECONDS = 1.0
 
 
 def group_name(table_id: int) -> str:
@@ -69,13 +74,45 @@ def server_ms() -> int:
     return int(time.time() * 1000)
 
 
+def _sqlite() -> bool:
+    return bool(settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"))
+
+
 def in_thread(function: Any) -> Any:
     """``function`` made awaitable, run in a database thread: in the thread pool on
     PostgreSQL, so tables wait for their own rows and not for each other (not in the one thread
     every consumer would share, ``thread_sensitive``); in that one thread on SQLite, which has
-    one writer at a time whatever the threads."""
-    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-    return database_sync_to_async(function, thread_sensitive=sqlite)
+    one writer at a time whatever the threads. Django's check of old and broken connections
+    runs before and after each call, as around a request."""
+    return database_sync_to_async(function, thread_sensitive=_sqlite())
+
+
+async def perform_in_thread(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
+    """:func:`perform` in a database thread, as :func:`in_thread` runs a call, but with the
+    connection checked at most once a :data:`CONNECTION_CHECK_SECONDS` per thread: Django's
+    health check before each call is a round trip of its own (``SELECT 1``) on top of an
+    action's three. An action that finds its connection lost (PostgreSQL restarted) runs again on a
+    new one (so does one that met a deadlock or a lock timeout); its receipt makes it apply once
+    whatever became of the first attempt."""
+    return await sync_to_async(_perform_checked, thread_sensitive=_sqlite())(table_id, user, frame)
+
+
+_checked = threading.local()
+
+
+def _perform_checked(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
+    now = time.monotonic()
+    if now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS:
+        close_old_connections()  # broken or old connections closed; the next use health-checked
+        _checked.at = now
+    try:
+        return perform(table_id, user, frame)
+    except (OperationalError, InterfaceError):
+        # The connection lost (PostgreSQL restarted), a deadlock, a lock timeout: once more, on a
+        # sound connection. The action's receipt makes it apply once, whatever became of the first.
+        log.warning("table %s: the action failed in the database; it runs again", table_id, exc_info=True)
+        close_old_connections()
+        return perform(table_id, user, frame)
 
 
 def dumps(frame: Mapping[str, Any]) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 
@@ -14,3 +16,14 @@ app.autodiscover_tasks()
 
 # The worker's heartbeat for /healthz (rummysite.heartbeat); beat's comes from its scheduler.
 app.steps["consumer"].add("rummysite.heartbeat:WorkerHeartbeat")
+
+
+def check_connections(**kwargs: Any) -> None:
+    """Before each task, as before each request: a broken or old database connection is
+    closed (``CELERY_DB_REUSE_MAX`` keeps it between tasks), and the next one health-checked."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+
+
+task_prerun.connect(check_connections)

@@ -19,6 +19,22 @@ _OFF_SITE = re.compile(
 )
 
 
+def terminate_backend(pid: int) -> None:
+    """End a PostgreSQL backend from another connection, as a server restart would for it."""
+    import psycopg
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    with psycopg.connect(
+        host=params.get("host") or "localhost",
+        port=params.get("port") or 5432,
+        user=params.get("user"),
+        dbname=params["dbname"],
+        autocommit=True,
+    ) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
 def off_site(html: str) -> list[str]:
     """Every place ``html`` loads or links another host: the site serves everything itself."""
     return [match.group(0) for match in _OFF_SITE.finditer(html)]
