@@ -2,7 +2,7 @@
 
     make loadtest ARGS="--tables 10 --duration 20"   # one step against http://127.0.0.1:8000
     make loadtest ARGS="--step"                      # double the tables until the knee
-    make loadtest ARGS="--baseline"                  # the same, then a bare echo server, as ratios
+    make loadtest ARGS="--baseline"                  # the same beside a bare echo server, as ratios
 
 Run it against a server of this project (``make run`` or ``make run-prod``) on a scratch
 database: it creates players and practice tables there. See docs/PERFORMANCE.md.
@@ -351,43 +351,54 @@ def main(argv: list[str] | None = None) -> int:
             warmup=args.warmup,
             duration=args.duration,
             meter=meter,
-            echo=target == "echo",
+            echo=target != "project",
             lockstep=args.lockstep,
         )
 
+    # The echo runs from the start: each project step comes just after the echo at the same
+    # number of tables ("paired"), and the ratios are taken pair by pair. On a shared
+    # machine the speed drifts by a third from one minute to the next, more than the ratios
+    # measure; an echo stepped minutes later would measure the drift.
+    server, echo_port = start_echo(args.echo_layer) if args.baseline else (None, 0)
+    first = 1
+    pairs: list[tuple[Step, Step]] = []
+
+    def echo(tables: int, target: str = "echo") -> Step:
+        nonlocal first
+        layout = echo_layout(tables, args.seats, first)
+        first += tables
+        return measure(target, f"http://127.0.0.1:{echo_port}", layout, procs.CpuMeter(echo_port, None))
+
     def project(tables: int) -> Step:
+        twin = None
+        if server is not None:
+            twin = echo(tables, "paired")
+            print_step(twin)
         layout = seat_tables(tables, args.seats)
         try:
-            return measure("project", args.url, layout, procs.CpuMeter(port, db_name))
+            step = measure("project", args.url, layout, procs.CpuMeter(port, db_name))
         finally:
             end_tables(layout)
+        if twin is not None:
+            pairs.append((step, twin))
+        return step
 
-    steps, why = stepping(args, project)
-    ours = knee(steps)
-    print(f"project: stopped at {why}; knee {_describe(ours)}", flush=True)
-    everything = list(steps)
-
-    if args.baseline:
-        server, echo_port = start_echo(args.echo_layer)
-        first = 1
-        try:
-
-            def echo(tables: int) -> Step:
-                nonlocal first
-                layout = echo_layout(tables, args.seats, first)
-                first += tables
-                return measure(
-                    "echo", f"http://127.0.0.1:{echo_port}", layout, procs.CpuMeter(echo_port, None)
-                )
-
+    try:
+        steps, why = stepping(args, project)
+        ours = knee(steps)
+        print(f"project: stopped at {why}; knee {_describe(ours)}", flush=True)
+        # In the order measured: each paired echo step just before its project step.
+        everything = [step for pair in pairs for step in reversed(pair)] if pairs else list(steps)
+        if server is not None:
             echo_steps, echo_why = stepping(args, echo)
-        finally:
+            theirs = knee(echo_steps)
+            print(f"echo: stopped at {echo_why}; knee {_describe(theirs)}", flush=True)
+            everything += echo_steps
+            print_ratios(pairs, ours, theirs, echo_why)
+    finally:
+        if server is not None:
             server.terminate()
             server.wait(timeout=10)
-        theirs = knee(echo_steps)
-        print(f"echo: stopped at {echo_why}; knee {_describe(theirs)}", flush=True)
-        everything += echo_steps
-        print_ratios(steps, echo_steps, ours, theirs, echo_why)
 
     if args.json:
         args.json.write_text(
@@ -406,13 +417,11 @@ def _describe(step: Step | None) -> str:
 
 
 def print_ratios(
-    ours_steps: list[Step], echo_steps: list[Step], ours: Step | None, theirs: Step | None, echo_why: str
+    pairs: list[tuple[Step, Step]], ours: Step | None, theirs: Step | None, echo_why: str
 ) -> None:
-    print("\nproject / echo, at the same number of tables:")
-    by_tables = {step.tables: step for step in echo_steps}
-    for step in ours_steps:
-        echo = by_tables.get(step.tables)
-        if echo is None or not echo.actions or not step.actions:
+    print("\nproject / echo, each step against the echo measured just before it at the same tables:")
+    for step, echo in pairs:
+        if not echo.actions or not step.actions:
             continue
         print(
             f"  {step.tables:5} tables  ack p50 x{step.ack_p50 / max(echo.ack_p50, 0.01):5.1f}"

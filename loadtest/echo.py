@@ -24,7 +24,7 @@ if not settings.configured:
         INSTALLED_APPS=["channels"],
         CHANNEL_LAYERS={
             "default": (
-                {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}
+                {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [redis_url]}}
                 if redis_url
                 else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
             )

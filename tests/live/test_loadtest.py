@@ -60,6 +60,9 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
                 "--tables=3",
                 "--duration=3",
                 "--warmup=1",
+                "--baseline",  # stepping from 3 tables to at most 3: one step, beside the echo's
+                "--max-tables=3",
+                "--refine=0",
                 f"--json={figures}",
                 "--fail-on-errors",
             ],
@@ -70,7 +73,12 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
             timeout=180,
         )
         assert run.returncode == 0, run.stdout + run.stderr[-3000:]
-        (step,) = json.loads(figures.read_text())
+        paired, step, echo = json.loads(figures.read_text())
+        # The echo measured just before the project's step, beside it, and the ratios from that pair.
+        assert [paired["target"], step["target"], echo["target"]] == ["paired", "project", "echo"]
+        assert paired["tables"] == step["tables"] == 3
+        assert paired["actions"] >= 6, paired
+        assert "each step against the echo measured just before it" in run.stdout
         assert step["actions"] >= 6, step  # every table acted, and each action was acknowledged
         assert (step["errors"], step["closes"], step["missing"], step["gaps"]) == (0, 0, 0, 0), step
         # The six connections are gone from the server once the clients have closed them.
@@ -197,5 +205,5 @@ def test_the_echo_runs_on_the_in_memory_layer_or_on_redis_as_production():
     redis = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
-    assert "RedisChannelLayer" in redis.stdout, redis.stderr[-2000:]
+    assert "RedisPubSubChannelLayer" in redis.stdout, redis.stderr[-2000:]
     assert "redis://127.0.0.1:6399/3" in redis.stdout
