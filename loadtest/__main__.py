@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         args.step = True
 
-    from loadtest.setup import django_setup, end_tables, seat_tables
+    from loadtest.setup import django_setup, end_tables, seat_tables, vacuum_if_autovacuum_is_off
 
     django_setup()
     from django.conf import settings
@@ -362,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     server, echo_port = start_echo(args.echo_layer) if args.baseline else (None, 0)
     first = 1
     pairs: list[tuple[Step, Step]] = []
+    vacuumed: list[bool] = []
 
     def echo(tables: int, target: str = "echo") -> Step:
         nonlocal first
@@ -374,6 +375,12 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             twin = echo(tables, "paired")
             print_step(twin)
+        if vacuum_if_autovacuum_is_off() and not vacuumed:
+            vacuumed.append(True)
+            print(
+                "autovacuum is off on this PostgreSQL: the game's tables are vacuumed before each step",
+                flush=True,
+            )
         layout = seat_tables(tables, args.seats)
         try:
             step = measure("project", args.url, layout, procs.CpuMeter(port, db_name))

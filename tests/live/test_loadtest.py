@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.live.test_multiprocess import ROOT, free_port, wait_for_port
 
 
@@ -207,3 +209,31 @@ def test_the_echo_runs_on_the_in_memory_layer_or_on_redis_as_production():
     )
     assert "RedisPubSubChannelLayer" in redis.stdout, redis.stderr[-2000:]
     assert "redis://127.0.0.1:6399/3" in redis.stdout
+
+
+@pytest.mark.postgres
+def test_the_harness_vacuums_the_games_tables_when_the_server_does_not(transactional_db):
+    """This machine's PostgreSQL runs without autovacuum: the harness vacuums between steps,
+    so that a step does not measure the dead rows of the steps before it."""
+    from django.db import connection
+
+    from loadtest.setup import vacuum_if_autovacuum_is_off
+    from tests.live.support import make_user, seat
+
+    table = seat([make_user("alice"), make_user("bob")], seats=2, name="101 for two")
+
+    def dead_rows() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'games_table'")
+            return int(cursor.fetchone()[0])
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW autovacuum")
+        autovacuum = cursor.fetchone()[0]
+        for _ in range(20):
+            cursor.execute("UPDATE games_table SET updated_at = now() WHERE id = %s", [table.pk])
+    vacuumed = vacuum_if_autovacuum_is_off()
+    assert vacuumed is (autovacuum == "off")
+    if vacuumed:
+        assert dead_rows() == 0
