@@ -89,10 +89,11 @@ def in_thread(function: Any) -> Any:
 
 async def perform_in_thread(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
     """:func:`perform` in a database thread, as :func:`in_thread` runs a call, but with the
-    connection checked at most once a :data:`CONNECTION_CHECK_SECONDS` per thread: Django's
-    health check before each call is a round trip of its own (``SELECT 1``) on top of an
-    action's three. An action that finds its connection lost (PostgreSQL restarted) runs again on a
-    new one (so does one that met a deadlock or a lock timeout); its receipt makes it apply once
+    connection checked after a call at most once a :data:`CONNECTION_CHECK_SECONDS` per thread
+    (after every call when connections are not kept, ``DB_CONN_MAX_AGE=0``): Django's health
+    check before each call is a round trip of its own (``SELECT 1``) on top of an action's
+    three. An action that finds its connection lost (PostgreSQL restarted) runs again on a new
+    one (so does one that met a deadlock or a lock timeout); its receipt makes it apply once
     whatever became of the first attempt."""
     return await sync_to_async(_perform_checked, thread_sensitive=_sqlite())(table_id, user, frame)
 
@@ -101,10 +102,6 @@ _checked = threading.local()
 
 
 def _perform_checked(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
-    now = time.monotonic()
-    if now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS:
-        close_old_connections()  # broken or old connections closed; the next use health-checked
-        _checked.at = now
     try:
         return perform(table_id, user, frame)
     except (OperationalError, InterfaceError):
@@ -113,6 +110,14 @@ def _perform_checked(table_id: int, user: Any, frame: Mapping[str, Any]) -> Perf
         log.warning("table %s: the action failed in the database; it runs again", table_id, exc_info=True)
         close_old_connections()
         return perform(table_id, user, frame)
+    finally:
+        now = time.monotonic()
+        kept = connection.settings_dict["CONN_MAX_AGE"] != 0
+        if not kept or now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS:
+            # As after a request: a broken or old connection closed (every time when connections
+            # are not kept), and the next use of this one health-checked.
+            close_old_connections()
+            _checked.at = now
 
 
 def dumps(frame: Mapping[str, Any]) -> str:

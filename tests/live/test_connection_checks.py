@@ -48,7 +48,7 @@ def test_a_run_of_actions_health_checks_the_connection_once(monkeypatch):
 def test_an_action_whose_connection_was_lost_runs_again_and_applies_once():
     table, mover = _two_players()
     before = Table.objects.get(pk=table.pk).version
-    live._checked.at = 10**9  # no check before the action: it meets the lost connection itself
+    live._checked.at = 10**9  # no check due: the action meets the lost connection itself
     try:
         pid = connection.cursor().connection.info.backend_pid
         terminate_backend(pid)
