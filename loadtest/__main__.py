@@ -81,6 +81,27 @@ class Step:
         return self.generator_cpu >= GENERATOR_SATURATED
 
 
+@dataclass(frozen=True)
+class OwnWork:
+    """An action's own work, measured apart from any server (``loadtest.inprocess``: the lock,
+    the receipt, the rules, the write and the snapshots, in one process with no socket and no
+    channel layer): what no websocket plumbing can take away. The ratios put the project's CPU
+    per action beside it, so a figure says how much of the gap to the echo is the game itself."""
+
+    cpu_ms: float
+    python_ms: float
+    database_ms: float
+    action_ms_p50: float
+
+    @classmethod
+    def measure(cls, actions: int) -> OwnWork:
+        from loadtest import inprocess
+
+        figures = inprocess.run(actions, profile=False)
+        python, database = figures["python_cpu_ms"], figures["database_cpu_ms"]
+        return cls(python + database, python, database, figures["action_ms_p50"])
+
+
 def quantile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -318,6 +339,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", action="store_true", help="also step a bare echo server (implies --step)"
     )
+    parser.add_argument(
+        "--own-work",
+        type=int,
+        default=600,
+        help="with --baseline, actions timed in this process to measure an action's own work (0: none)",
+    )
     parser.add_argument("--json", type=Path, help="write every step's figures here")
     parser.add_argument(
         "--fail-on-errors",
@@ -360,6 +387,14 @@ def main(argv: list[str] | None = None) -> int:
     # machine the speed drifts by a third from one minute to the next, more than the ratios
     # measure; an echo stepped minutes later would measure the drift.
     server, echo_port = start_echo(args.echo_layer) if args.baseline else (None, 0)
+    own = OwnWork.measure(args.own_work) if args.baseline and args.own_work > 0 else None
+    if own is not None:
+        print(
+            f"an action's own work (loadtest.inprocess, {args.own_work} actions in this process, no socket):"
+            f" {own.cpu_ms:.2f} ms of CPU ({own.python_ms:.2f} Python, {own.database_ms:.2f} database),"
+            f" {own.action_ms_p50:.2f} ms median",
+            flush=True,
+        )
     first = 1
     pairs: list[tuple[Step, Step]] = []
     vacuumed: list[bool] = []
@@ -401,16 +436,17 @@ def main(argv: list[str] | None = None) -> int:
             theirs = knee(echo_steps)
             print(f"echo: stopped at {echo_why}; knee {_describe(theirs)}", flush=True)
             everything += echo_steps
-            print_ratios(pairs, ours, theirs, echo_why)
+            print_ratios(pairs, ours, theirs, echo_why, own)
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=10)
 
     if args.json:
-        args.json.write_text(
-            json.dumps([{**asdict(s), "cpu_per_1000": s.cpu_per_1000} for s in everything], indent=1)
-        )
+        figures = [{**asdict(s), "cpu_per_1000": s.cpu_per_1000} for s in everything]
+        if own is not None:
+            figures.insert(0, {"target": "own work", **asdict(own)})
+        args.json.write_text(json.dumps(figures, indent=1))
     if args.fail_on_errors and any(not step.clean for step in everything):
         print("FAILED: errors, drops or unexpected closes (see above)", flush=True)
         return 1
@@ -424,16 +460,32 @@ def _describe(step: Step | None) -> str:
 
 
 def print_ratios(
-    pairs: list[tuple[Step, Step]], ours: Step | None, theirs: Step | None, echo_why: str
+    pairs: list[tuple[Step, Step]],
+    ours: Step | None,
+    theirs: Step | None,
+    echo_why: str,
+    own: OwnWork | None = None,
 ) -> None:
     print("\nproject / echo, each step against the echo measured just before it at the same tables:")
     for step, echo in pairs:
         if not echo.actions or not step.actions:
             continue
+        per_action = max(echo.cpu_per_1000, 0.001)  # ms of CPU an action, like OwnWork's
+        split = (
+            f"  (own work x{own.cpu_ms / per_action:4.1f},"
+            f" the rest x{max(step.cpu_per_1000 - own.cpu_ms, 0.0) / per_action:4.1f})"
+            if own is not None
+            else ""
+        )
         print(
             f"  {step.tables:5} tables  ack p50 x{step.ack_p50 / max(echo.ack_p50, 0.01):5.1f}"
             f"  ack p99 x{step.ack_p99 / max(echo.ack_p99, 0.01):5.1f}"
-            f"  cpu/action x{step.cpu_per_1000 / max(echo.cpu_per_1000, 0.001):5.1f}"
+            f"  cpu/action x{step.cpu_per_1000 / per_action:5.1f}{split}"
+        )
+    if own is not None:
+        print(
+            "  own work: an action's lock, rules, write and snapshots alone, with no socket (above);"
+            " the rest: websockets, the channel layer, thread hops and the timers"
         )
     if ours is not None and theirs is not None:
         floor = " (at most: the echo did not reach its knee)" if echo_why != "knee" else ""

@@ -65,6 +65,7 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
                 "--baseline",  # stepping from 3 tables to at most 3: one step, beside the echo's
                 "--max-tables=3",
                 "--refine=0",
+                "--own-work=20",
                 f"--json={figures}",
                 "--fail-on-errors",
             ],
@@ -75,7 +76,17 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
             timeout=180,
         )
         assert run.returncode == 0, run.stdout + run.stderr[-3000:]
-        paired, step, echo = json.loads(figures.read_text())
+        own, paired, step, echo = json.loads(figures.read_text())
+        # An action's own work, timed in the harness's process before the steps, beside the ratios.
+        assert own["target"] == "own work"
+        # (SQLite runs in the harness's process: its database CPU is counted as Python.)
+        assert own["python_ms"] > 0, own
+        assert own["database_ms"] == 0, own
+        assert own["action_ms_p50"] > 0, own
+        assert own["cpu_ms"] == own["python_ms"] + own["database_ms"]
+        assert "an action's own work (loadtest.inprocess, 20 actions" in run.stdout
+        assert "(own work x" in run.stdout
+        assert "the rest x" in run.stdout
         # The echo measured just before the project's step, beside it, and the ratios from that pair.
         assert [paired["target"], step["target"], echo["target"]] == ["paired", "project", "echo"]
         assert paired["tables"] == step["tables"] == 3
@@ -88,10 +99,10 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
         while open_sockets(daphne.pid) > before and time.monotonic() < end:
             time.sleep(0.2)
         assert open_sockets(daphne.pid) <= before, "daphne still holds the load test's sockets"
-        # The step's games are voided, so they do not go on timing out on the server.
+        # The step's games and the own work's are voided, so they do not go on timing out on the server.
         with sqlite3.connect(tmp_path / "load.sqlite3") as database:
             statuses = [row[0] for row in database.execute("SELECT status FROM games_table")]
-        assert statuses == ["cancelled"] * 3, statuses
+        assert statuses == ["cancelled"] * (1 + 3), statuses
     finally:
         daphne.terminate()
         try:
