@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine.actions import ActionError
+from games.words import cards_in_words
 from wallet.errors import Code, WalletError
 
 #: Wallet codes renamed for players; the others keep the wallet's code.
@@ -24,7 +25,8 @@ class GameError(Exception):
 
     @classmethod
     def from_engine(cls, error: ActionError) -> GameError:
-        return cls(error.code, error.message)
+        """The engine's refusal, its card codes in a player's words ("JH" -> "J♥")."""
+        return cls(error.code, cards_in_words(error.message))
 
     @classmethod
     def from_wallet(cls, error: WalletError) -> GameError:

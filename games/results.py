@@ -7,7 +7,6 @@ hand's live points, the 21-card money line, and the split offer's working.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,15 +14,7 @@ from games.engine.cards import Card, Jokers, points
 from games.engine.melds import GroupKind, classify, evaluate
 from games.engine.points21 import value_cards
 from games.engine.variants import Variant
-from games.templatetags.rummy import card_text
-from games.words import GROUP_KINDS, word
-
-_CODE = re.compile(r"\b(?:PJ|[A2-9TJQK][SHDC])\b")
-
-
-def cards_in_words(text: str) -> str:
-    """Card codes in an engine message as a player writes them: "7H 8H" -> "7♥ 8♥"."""
-    return _CODE.sub(lambda match: card_text(match.group(0)), text)
+from games.words import GROUP_KINDS, cards_in_words, word
 
 
 def _parse(codes: Sequence[str]) -> list[Card]:
@@ -62,17 +53,22 @@ def _hand_points(jokers: Jokers, hand: Sequence[Card]) -> int:
     return sum(points(card, jokers) for card in hand)
 
 
-def reason(variant: Variant, jokers: Jokers, row: Mapping[str, Any], packs: int) -> str:
-    """Why this player scored what they did, in words."""
+def reason(
+    variant: Variant, jokers: Jokers, row: Mapping[str, Any], packs: int, *, declared: bool = True
+) -> str:
+    """Why this player scored what they did, in words. ``declared``: the deal was won by a
+    declaration, not by every other player dropping or leaving."""
     outcome, score = row["outcome"], row["score"]
     hand = _parse(row["hand"])
     grouping = row.get("grouping")
     if outcome == "won":
-        return "Valid declaration: 0 points"
+        return "Valid declaration: 0 points" if declared else "Every other player dropped or left: 0 points"
+    # A drop is first or middle by the turn it came on (R-DROP-1, R-DROP-2), not by a card taken:
+    # leaving after taking a card counts as the drop of that turn.
     if outcome == "first_drop":
-        return f"Dropped before drawing a card: {score} points"
+        return f"Dropped on the first turn: {score} points"
     if outcome == "middle_drop":
-        return f"Dropped after drawing: {score} points"
+        return f"Dropped after the first turn: {score} points"
     if outcome == "missed_moves":
         return f"Missed three moves in a row, which counts as a drop: {score} points"
     if outcome == "show_timeout":
@@ -124,7 +120,7 @@ def explain_result(
         hand = _parse(row["hand"])
         extra: dict[str, Any] = {
             "outcome_words": word("outcome", row["outcome"]),
-            "reason": reason(variant, jokers, row, packs),
+            "reason": reason(variant, jokers, row, packs, declared=result.get("finish_card") is not None),
         }
         if row.get("grouping"):
             extra["labels"] = [

@@ -7,7 +7,33 @@ the underscores taken out, so a new code is never shown raw.
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+#: A card's suit: its symbol, its colour on the page and its name for screen readers.
+SUITS = {
+    "H": ("♥", "red", "hearts"),
+    "D": ("♦", "red", "diamonds"),
+    "S": ("♠", "dark", "spades"),
+    "C": ("♣", "dark", "clubs"),
+}
+RANKS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
+
+_CARD_CODE = re.compile(r"\b(?:PJ|[A2-9TJQK][SHDC])\b")
+
+
+def card_text(code: str) -> str:
+    """A card code as a player writes it: "TH" -> "10♥", "PJ" -> "JKR"."""
+    if code == "PJ":
+        return "JKR"
+    rank, suit = code[:-1], code[-1]
+    return RANKS.get(rank, rank) + SUITS.get(suit, (suit,))[0]
+
+
+def cards_in_words(text: str) -> str:
+    """Card codes in an engine message as a player writes them: "7H 8H" -> "7♥ 8♥"."""
+    return _CARD_CODE.sub(lambda match: card_text(match.group(0)), text)
+
 
 VARIANTS = {
     "pool101": "101 Pool",

@@ -6,25 +6,10 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from games.words import word
+from games.words import SUITS, card_text, word
 from wallet import money
 
 register = template.Library()
-
-SUITS = {
-    "H": ("♥", "red", "hearts"),
-    "D": ("♦", "red", "diamonds"),
-    "S": ("♠", "dark", "spades"),
-    "C": ("♣", "dark", "clubs"),
-}
-RANKS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
-
-
-def card_text(code: str) -> str:
-    if code == "PJ":
-        return "JKR"
-    rank, suit = code[:-1], code[-1]
-    return RANKS.get(rank, rank) + SUITS.get(suit, (suit,))[0]
 
 
 @register.filter

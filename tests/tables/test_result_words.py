@@ -14,8 +14,9 @@ from games import client_actions, services
 from games.engine.cards import Card, Jokers, parse_cards
 from games.engine.melds import evaluate
 from games.engine.variants import POINTS21, POOL101
-from games.results import cards_in_words, explain_result, explain_split, grouping_verdict, reason
+from games.results import explain_result, explain_split, grouping_verdict, reason
 from games.views_state import table_view
+from games.words import cards_in_words
 from tests.conftest import make_user
 from tests.tables.support import (
     Clock,
@@ -81,10 +82,10 @@ def test_it_says_why_a_show_was_wrong_in_card_words__R_DECL_3():
 
 def test_it_explains_drops_and_a_deal_show__R_DROP_1_R_DROP_2_R_SHOW_3():
     assert reason(POOL101, JOKERS, row("first_drop", 20, NO_PURE, None), 2) == (
-        "Dropped before drawing a card: 20 points"
+        "Dropped on the first turn: 20 points"
     )
     assert reason(POOL101, JOKERS, row("middle_drop", 40, NO_PURE, None), 2) == (
-        "Dropped after drawing: 40 points"
+        "Dropped after the first turn: 40 points"
     )
     text = reason(POOL101, JOKERS, row("deal_show", 40, NO_PURE, None), 2)
     assert "half of it, at most 40" in text
@@ -226,3 +227,35 @@ def test_a_split_offer_on_the_table_says_who_gets_what_and_why__R_POOL_6_R_POOL_
         "drop they have left beyond the fewest anyone has (1); the rest, ₹67.50, is shared equally."
     )
     assert split["each"] == ["1 drop(s) left: ₹0.00 first, ₹33.75 share, ₹33.75 in all."] * 2
+
+
+def test_a_deal_won_by_drops_says_so_and_a_later_drop_is_a_middle_drop__R_DROP_1_R_DROP_2(alice, bob, carol):
+    """Nobody declared: the winner's reason says the others dropped, not "valid declaration";
+    a drop on a later turn, before taking a card, is a middle drop in words too."""
+    clock = Clock()
+    table = seat_all(template(seats=3), [alice, bob, carol], clock)
+    first, second, third = in_turn_order(table, [alice, bob, carol])
+    for user in (first, second, third):  # everyone's first turn: draw and discard
+        services.act(table.pk, user, {"type": "draw", "source": "closed"}, at=clock())
+        services.act(table.pk, user, {"type": "discard", "card": state(table).deal.drawn.code}, at=clock())
+    services.act(table.pk, first, {"type": "drop"}, at=clock())  # a later turn, before taking a card
+    services.act(table.pk, second, {"type": "drop"}, at=clock())
+    table.refresh_from_db()
+    result = table_view(table, third)["last_result"]
+    assert result["finish_card"] is None
+    by_player = {p["player"]: p for p in result["players"]}
+    assert by_player[str(third.pk)]["reason"] == "Every other player dropped or left: 0 points"
+    assert by_player[str(first.pk)]["outcome"] == "middle_drop"
+    assert by_player[str(first.pk)]["reason"] == "Dropped after the first turn: 40 points"
+    assert by_player[str(second.pk)]["reason"] == "Dropped after the first turn: 40 points"
+
+
+def test_an_engine_refusal_names_cards_as_a_player_writes_them():
+    """The engine says "you took JH from the open pile"; a player reads J♥."""
+    from games.engine.actions import IllegalAction
+    from games.errors import GameError
+
+    refusal = IllegalAction("open_card_discard", "you took JH from the open pile: you cannot discard it")
+    error = GameError.from_engine(refusal)
+    assert error.code == "open_card_discard"
+    assert error.message == "you took J♥ from the open pile: you cannot discard it"
