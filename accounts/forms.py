@@ -4,7 +4,9 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.contrib.auth import password_validation
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from accounts import regions
@@ -28,7 +30,9 @@ def age_on(born: dt.date, today: dt.date) -> int:
 
 class SignUpForm(_UserCreationForm):
     display_name = forms.CharField(
-        max_length=40, required=False, help_text="Optional: the name other players see."
+        max_length=40,
+        required=False,
+        help_text="Optional: the name we greet you by. At the tables other players see your username.",
     )
     date_of_birth = forms.DateField(
         label="Date of birth",
@@ -54,6 +58,17 @@ class SignUpForm(_UserCreationForm):
 
     def clean_region(self) -> str:
         return clean_region(self.cleaned_data["region"])
+
+    def validate_password_for_user(self, user: Any, **kwargs: Any) -> None:
+        """Django's check of the password against the validators, but with a weak password's
+        reasons under the password itself: Django puts them under its confirmation, and only
+        when the two match."""
+        password = self.cleaned_data.get("password1")
+        if password:
+            try:
+                password_validation.validate_password(password, user)
+            except ValidationError as error:
+                self.add_error("password1", error)
 
     def clean_username(self) -> str:
         """Stored NFKC-normalised and case-folded; refused when taken or a look-alike of a

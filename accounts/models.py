@@ -18,7 +18,11 @@ class User(AbstractUser):
     """A player or a staff member (``is_staff``). Custom from the first migration."""
 
     display_name = models.CharField(
-        max_length=40, blank=True, help_text="The name other players see at the table."
+        max_length=40,
+        blank=True,
+        # Tables show the username: it is unique and checked against look-alikes
+        # (accounts.usernames); a display name is neither.
+        help_text="The name we greet you by. At the tables other players see your username.",
     )
     adult_confirmed_at = models.DateTimeField(
         null=True, blank=True, help_text="When the user confirmed they are 18 or older."

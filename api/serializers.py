@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from accounts.text import visible
 from backoffice.reports import MAX_DAYS, REPORTS, default_range
+from wallet.amounts import MAX_PAISE
 from wallet.models import Currency
 
 # DRF's serializers are generic only to the type checker (djangorestframework-stubs).
@@ -27,10 +28,6 @@ class TextField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("not_text")
         return str(super().to_internal_value(data))
-
-
-#: The largest amount the API reads, in paise (₹1,00,00,000): far above every limit.
-MAX_PAISE = 1_00_00_000_00
 
 
 class PaiseField(serializers.IntegerField):
@@ -75,7 +72,11 @@ class SignUpSerializer(Serializer):
     username = TextField(max_length=150)
     password = TextField(style={"input_type": "password"}, trim_whitespace=False, max_length=1024)
     date_of_birth = serializers.DateField(help_text="YYYY-MM-DD; players must be 18 or older.")
-    display_name = TextField(required=False, max_length=40, help_text="The name other players see.")
+    display_name = TextField(
+        required=False,
+        max_length=40,
+        help_text="The name the site greets you by. At the tables everyone sees your username.",
+    )
     region = TextField(max_length=6, help_text='Where the player lives: an ISO 3166-2 code, e.g. "IN-KA".')
 
 

@@ -24,6 +24,19 @@ _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "ta
 request_log = logging.getLogger("rummysite.request")
 
 
+#: The timer tick Celery beat sends every second (``CELERY_BEAT_SCHEDULE``).
+TICK_TASK = "games.tasks.tick"
+
+
+class RoutineTicks(logging.Filter):
+    """Leaves out the lines Celery writes at INFO for each timer tick: beat's "Sending due
+    task", the worker's "received" and "succeeded", three lines a second that bury everything
+    else. A warning or an error about a tick, and every other task's lines, still pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.INFO or TICK_TASK not in record.getMessage()
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {

@@ -309,7 +309,10 @@ LOGGING: dict[str, Any] = {
         "json": {"()": "rummysite.logs.JsonFormatter"},
         "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    "filters": {"routine_ticks": {"()": "rummysite.logs.RoutineTicks"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["routine_ticks"]}
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
     "loggers": {
         # The request line is ours (rummysite.request); Django's own would say it twice.

@@ -118,14 +118,40 @@ function onEvent(frame) {
   log(frame);
 }
 
-function log(event) {
+// The log's lines, with their events: named again once a snapshot brings the players' names
+// (a reconnect replays events before the snapshot that names their players).
+const logged = new WeakMap();
+
+// Events the log leaves out: a saved grouping (saving is automatic, after every change), and a
+// player's own draw from the closed pile, which their private "drew_card" tells with the card.
+const unlogged = (event) =>
+  event.type === "grouping_saved" ||
+  (event.type === "drew" && event.data?.player === ME && event.data?.source === "closed");
+
+function logLine(event) {
+  // As the deal page's replay (games/deal.html) words it: who, what, which card, from which pile.
   const data = event.data || {};
-  const li = document.createElement("li");
   const who = data.player ? `${nameOf(data.player)} ` : "";
-  li.textContent = `${who}${word("event", event.type)}${data.card ? " " + cardText(data.card) : ""}`;
+  const card = data.card ? ` ${cardText(data.card)}` : "";
+  const pile = data.source ? ` from the ${word("pile", data.source)}` : "";
+  return `${who}${word("event", event.type)}${card}${pile}`;
+}
+
+function log(event) {
+  if (unlogged(event)) return;
+  const li = document.createElement("li");
+  li.textContent = logLine(event);
+  logged.set(li, event);
   const list = $("log");
   list.prepend(li);
   while (list.children.length > 60) list.lastChild.remove();
+}
+
+function renameLog() {
+  for (const li of $("log").children) {
+    const event = logged.get(li);
+    if (event) li.textContent = logLine(event);
+  }
 }
 
 // --- labels from the server -------------------------------------------------------------------
@@ -162,7 +188,9 @@ function setGroups(groups, save = true) {
 function render() {
   const table = st.table;
   if (!table) return;
+  const unnamed = table.players.some((p) => names[p.player] !== p.name);
   for (const p of table.players) names[p.player] = p.name;
+  if (unnamed) renameLog();
   const d = deal();
   const key = d ? d.commitment : null;
   if (key !== st.dealKey) {

@@ -27,6 +27,10 @@ def paise_from_rupees(text: object) -> int:
     if match is None:
         raise AmountError("Enter an amount in rupees with digits only, like 250 or 99.50 (no commas).")
     paise = int(match.group(1)) * 100 + int(match.group(2) or 0)
-    if not 0 < paise <= MAX_PAISE:
-        raise AmountError("Enter an amount above zero and at most ₹1,00,00,000.")
+    # The cashier's own limits (the largest deposit, the smallest withdrawal) are far inside
+    # these bounds and name their figures; naming a crore here would contradict them.
+    if paise == 0:
+        raise AmountError("Enter an amount above zero.")
+    if paise > MAX_PAISE:
+        raise AmountError("That is more than any deposit or withdrawal allows: enter a smaller amount.")
     return paise

@@ -155,6 +155,7 @@ class Entry(models.Model):
     version = models.BigIntegerField()
 
     class Meta:
+        verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["account", "version"], name="wallet_entry_account_version_uniq"),
             models.CheckConstraint(condition=~Q(amount=0), name="wallet_entry_amount_nonzero"),

@@ -295,3 +295,15 @@ def test_wrong_fields_to_every_api_endpoint_with_a_body_are_a_400_and_move_no_mo
         assert response.status_code < 500, (path, payload, response.content[:200])
         assert response.status_code in (400, 401, 403, 404, 409, 429), (path, payload, response.status_code)
     assert _ledger() == before
+
+
+def test_a_zero_amount_is_refused_without_a_limit_that_contradicts_the_cashiers():
+    """The cashier names its own limits ("The largest deposit is ₹1,00,000.00."); the parser's
+    bound is far above them and must not name a different largest amount."""
+    with pytest.raises(AmountError) as zero:
+        paise_from_rupees("0")
+    assert str(zero.value) == "Enter an amount above zero."
+    with pytest.raises(AmountError) as huge:
+        paise_from_rupees("999999999.99")
+    assert "₹" not in str(huge.value)
+    assert str(huge.value).endswith("enter a smaller amount.")

@@ -50,3 +50,11 @@ def test_every_page_links_the_manifest_and_the_favicon(client):
     assert 'rel="icon"' in page
     assert "favicon.svg" in page
     assert "icon-192.png" in page
+
+
+def test_favicon_ico_leads_to_the_sites_icon_for_pages_that_name_none(client):
+    """The admin's pages link no icon, so browsers ask for /favicon.ico: not a 404."""
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301
+    assert answer["Location"].endswith("favicon.svg")
+    assert static_file("icons/favicon.svg").read_text().lstrip().startswith("<svg")

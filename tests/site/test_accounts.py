@@ -64,6 +64,10 @@ def test_it_refuses_weak_passwords(client):
     response = signup(client, password1="12345678", password2="12345678")
     assert response.status_code == 400
     assert "This password is too common." in response.content.decode()
+    # Under the password the player typed, not under its confirmation.
+    form = response.context["form"]
+    assert "This password is too common." in form.errors["password1"]
+    assert "password2" not in form.errors
 
 
 def test_it_refuses_duplicate_usernames_in_any_case(client, alice):

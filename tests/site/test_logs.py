@@ -121,3 +121,26 @@ def test_sentry_is_off_without_a_dsn_and_on_with_one():
         timeout=60,
     )
     assert result.stdout.strip() == "True", result.stderr[-2000:]
+
+
+def test_the_timer_ticks_routine_lines_are_left_out_and_nothing_else():
+    """Beat's tick comes every second: its "sent", "received" and "succeeded" lines at INFO
+    would be three lines a second. Its warnings and every other task's lines stay."""
+    from django.conf import settings
+
+    from rummysite.logs import RoutineTicks
+
+    def record(level: int, message: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("celery.app.trace", level, __file__, 1, message, args, None)
+
+    quiet = RoutineTicks()
+    assert not quiet.filter(
+        record(logging.INFO, "Scheduler: Sending due task timers-tick (games.tasks.tick)")
+    )
+    assert not quiet.filter(
+        record(logging.INFO, "Task %s[%s] succeeded in 0.01s", "games.tasks.tick", "ab12")
+    )
+    assert quiet.filter(record(logging.WARNING, "Task %s[%s] retry", "games.tasks.tick", "ab12"))
+    assert quiet.filter(record(logging.INFO, "Task %s[%s] received", "games.tasks.play_bots", "cd34"))
+    assert settings.LOGGING["handlers"]["console"]["filters"] == ["routine_ticks"]
+    assert settings.CELERY_BEAT_SCHEDULE["timers-tick"]["task"] == "games.tasks.tick"

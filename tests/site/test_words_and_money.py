@@ -86,3 +86,20 @@ def test_a_chips_shortfall_is_told_in_chips_not_rupees():
     assert "₹" not in caught.value.message
     assert "10 chips" in caught.value.message
     assert "Top up" in caught.value.message
+
+
+def test_every_event_a_table_can_send_has_its_own_words():
+    """The table's log and the deal's replay read ``EVENTS``; an event with no entry would be
+    shown as its code with the underscores taken out ("Game started", "Toss")."""
+    import re
+    from pathlib import Path
+
+    from games.words import EVENTS
+
+    sent: set[str] = set()
+    pattern = re.compile(r'\bEvent\(\s*"([a-z_]+)"(?:\s+if\s[^"]*?\selse\s+"([a-z_]+)")?')
+    for source in (Path(__file__).resolve().parents[2] / "games").rglob("*.py"):
+        for match in pattern.finditer(source.read_text()):
+            sent.update(name for name in match.groups() if name)
+    assert {"toss", "game_started", "drew", "staying", "leaving_after_deal"} <= sent  # the scan works
+    assert sorted(sent - set(EVENTS)) == []

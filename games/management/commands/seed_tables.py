@@ -63,6 +63,14 @@ TEMPLATES: list[dict[str, Any]] = [
         "bots_allowed": True,
     },
     {
+        "name": "Practice 201 pool vs 2 bots",
+        "variant": Variant.POOL201,
+        "currency": Currency.CHIPS,
+        "seats": 3,
+        "entry_fee": 1000,
+        "bots_allowed": True,
+    },
+    {
         "name": "Practice 21-card vs 2 bots",
         "variant": Variant.POINTS21,
         "currency": Currency.CHIPS,
