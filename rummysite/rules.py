@@ -17,12 +17,15 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
+from games.words import cards_in_words
+
 RULES_PATH = Path(settings.BASE_DIR) / "docs" / "RULES.md"
 
 
 def _inline(text: str) -> str:
     text = str(escape(text))
-    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    # Card codes as players read them ("7H" -> "7♥"), as the table writes them.
+    text = re.sub(r"`([^`]+)`", lambda m: f"<code>{cards_in_words(m.group(1))}</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
     text = re.sub(r"\*([^*]+)\*", r"<em>\1</em>", text)
     return re.sub(r"\b(R-[A-Z0-9]+-\d+)\b", r'<span class="rule-id" id="\1">\1</span>', text, count=1)

@@ -54,3 +54,12 @@ def test_the_readme_links_the_rulebook_and_nothing_points_outside_the_repository
     assert "(docs/RULES.md)" in readme
     for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
         assert "../shared" not in path.read_text(encoding="utf-8"), path
+
+
+@pytest.mark.django_db
+def test_the_rules_page_writes_cards_as_players_read_them__R_CARD_1(client):
+    html = client.get("/rules/").content.decode()
+    assert "(<code>7♥</code>, <code>10♠</code>, <code>A♣</code>)" in html
+    assert "the printed joker is <code>JKR</code>" in html
+    assert "<code>7H</code>" not in html
+    assert "checked by a test that names its" not in html
