@@ -30,6 +30,7 @@ const st = {
   points: null,
   pointsKey: "",
   dealKey: null,
+  lastMove: "", // the last move of another player in this deal, in words, for the notice line
   sortMode: 0,
   turnClock: null,
   lastTurnKey: "",
@@ -102,7 +103,11 @@ function act(type, fields = {}) {
 
 function onEvent(frame) {
   const data = frame.data || {};
-  if (frame.type === "deal_started") store.setItem(`table-${TABLE}-commitment`, data.commitment);
+  if (frame.type === "deal_started") {
+    store.setItem(`table-${TABLE}-commitment`, data.commitment);
+    st.lastMove = "";
+  }
+  if (MOVES.has(frame.type) && data.player && data.player !== ME) st.lastMove = `${logLine(frame)}.`;
   if (frame.type === "dealt") {
     const commitment = store.getItem(`table-${TABLE}-commitment`);
     if (commitment) store.setItem(`dealt-${commitment}`, JSON.stringify(data.hand));
@@ -356,19 +361,26 @@ function renderPiles() {
   renderNotice();
 }
 
+// Other players' moves, told on the notice line until the next one (bots move within a second).
+const MOVES = new Set(["drew", "discarded", "dropped", "finished", "declared", "missed_move"]);
+
 function renderNotice() {
   const table = st.table;
   const d = deal();
-  let text = "";
+  const parts = [];
   const toss = JSON.parse(store.getItem(`table-${TABLE}-toss`) || "null");
-  if (d && table.deal_number === 1 && toss && d.phase === "play") {
+  // The toss is news until the first move of the game's first deal.
+  if (d && table.deal_number === 1 && toss && d.phase === "play" && !st.lastMove) {
     const drawn = toss.cards.filter((c) => c.round === Math.max(...toss.cards.map((x) => x.round)));
     const cards = drawn.map((c) => `${nameOf(c.player)} ${cardText(c.card)}`).join(", ");
     const first = firstPlayer(d);
     const dealer = d.dealer === ME ? "you deal" : `${nameOf(d.dealer)} deals`;
-    text = `Toss: ${cards}. ${dealer}; ${first === ME ? "you play" : `${nameOf(first)} plays`} first.`;
-  } else if (myTurn()) text = d.drawn ? "Your turn: discard a card" : "Your turn: draw a card";
-  $("notice").textContent = text;
+    parts.push(`Toss: ${cards}. ${dealer}; ${first === ME ? "you play" : `${nameOf(first)} plays`} first.`);
+  } else if (d && d.phase === "play" && st.lastMove) parts.push(st.lastMove);
+  if (myTurn()) {
+    parts.push(d.drawn ? "Your turn: discard a card, or finish to declare." : "Your turn: draw from the closed or the open pile.");
+  }
+  $("notice").textContent = parts.join(" ");
 }
 
 function firstPlayer(d) {

@@ -83,6 +83,12 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         # Bob draws, puts the 9♦ in the finish slot and declares the solver's grouping.
         bob.click("#draw-closed")
         expect(bob.locator("#hand button.card")).to_have_count(14, timeout=30_000)
+        # The other player's move is told on the notice line; the mover is told what comes next.
+        expect(alice.locator("#notice")).to_have_text("bob drew from the closed pile.", timeout=30_000)
+        expect(bob.locator("#notice")).to_contain_text("Your turn: discard a card")
+        # Bob's log tells his own draw once, with the card; nobody is a "Player N".
+        expect(bob.locator("#log li").first).to_have_text(re.compile(r"^You drew \S+$"))
+        assert "Player " not in alice.inner_text("#log") + bob.inner_text("#log")
         bob.click(f"#hand button[data-card='{FINISH_CARD}']")
         bob.click("#finish")
         bob.wait_for_selector("#declare:enabled")
