@@ -10,7 +10,8 @@ and write down the recovery codes, shown once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -33,6 +35,26 @@ def required() -> bool:
 def verified(user: Any) -> bool:
     is_verified = getattr(user, "is_verified", None)
     return bool(is_verified and is_verified())
+
+
+def wait_before_trying(devices: Iterable[Any]) -> int:
+    """Seconds before the first of ``devices`` takes a code again after wrong ones (django-otp
+    doubles the wait from 1 s with each wrong code in a row); 0 when one takes a code now."""
+    waits = []
+    for device in devices:
+        allowed, data = device.verify_is_allowed()
+        if allowed or not data or "locked_until" not in data:
+            return 0
+        waits.append(max(1, math.ceil((data["locked_until"] - timezone.now()).total_seconds())))
+    return min(waits, default=0)
+
+
+def wrong_code(wait: int, advice: str) -> str:
+    """The words for a code refused: wrong, or not tried at all because of wrong ones before."""
+    if wait:
+        unit = "second" if wait == 1 else "seconds"
+        return f"Too many wrong codes in a row: wait {wait} {unit}, then enter the current code."
+    return advice
 
 
 def check_code(user: Any, code: str) -> Any:

@@ -43,11 +43,17 @@ def verify(request: HttpRequest) -> HttpResponse:
         return redirect(f"/backoffice/totp/setup/?next={_next(request)}")
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        devices = [
+            *TOTPDevice.objects.filter(user=request.user, confirmed=True),
+            *StaticDevice.objects.filter(user=request.user, confirmed=True),
+        ]
+        wait = totp.wait_before_trying(devices)  # before the try: a refused try is not a wrong code
         device = totp.check_code(request.user, form.cleaned_data["code"])
         if device is not None:
             otp_login(request, device)
             return redirect(_next(request))
-        form.add_error("code", "That code is not right (or was already used). Try the current one.")
+        advice = "That code is not right (or was already used). Try the current one."
+        form.add_error("code", totp.wrong_code(wait, advice))
     return render(
         request,
         "accounts/totp_verify.html",
@@ -65,6 +71,7 @@ def setup(request: HttpRequest) -> HttpResponse:
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         code = "".join(form.cleaned_data["code"].split())
+        wait = totp.wait_before_trying([device])
         if device.verify_token(code):
             with transaction.atomic():
                 device.confirmed = True
@@ -82,9 +89,8 @@ def setup(request: HttpRequest) -> HttpResponse:
                     )
             otp_login(request, device)
             return render(request, "accounts/totp_codes.html", {"codes": codes, "next": _next(request)})
-        form.add_error(
-            "code", "That code is not right. Check the time on your phone and try the current one."
-        )
+        advice = "That code is not right. Check the time on your phone and try the current one."
+        form.add_error("code", totp.wrong_code(wait, advice))
     uri = device.config_url
     context = {
         "form": form,

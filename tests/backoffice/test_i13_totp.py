@@ -106,3 +106,23 @@ def test_totp_players_are_not_asked_for_a_code(alice, client):
         "/api/auth/token/", {"username": "alice", "password": "alice-password-for-tests-42"}, format="json"
     )
     assert issued.status_code == 200
+
+
+def test_totp_a_code_refused_by_the_wait_after_a_wrong_one_says_to_wait(client):
+    """django-otp waits 1 s after a wrong code (then 2, 4, ...) and refuses even the right code
+    meanwhile: the page says to wait, not that the right code is wrong."""
+    sam = make_user("sam", staff=True)
+    client.force_login(sam)
+    client.get("/backoffice/totp/setup/")
+    device = TOTPDevice.objects.get(user=sam, confirmed=False)
+    right = code_of(device)
+    wrong = f"{(int(right) + 1) % 1_000_000:06d}"
+    first = client.post("/backoffice/totp/setup/", {"code": wrong})
+    assert "That code is not right. Check the time on your phone" in first.content.decode()
+    again = client.post("/backoffice/totp/setup/", {"code": right})
+    assert again.status_code == 400
+    assert (
+        "Too many wrong codes in a row: wait 1 second, then enter the current code." in again.content.decode()
+    )
+    device.refresh_from_db()
+    assert device.confirmed is False
