@@ -144,6 +144,9 @@ class TableViewSerializer(Serializer):
     deal_number = serializers.IntegerField()
     players = TablePlayerSerializer(many=True)
     prize_pool = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(
+        allow_null=True, help_text="What the winner is paid: the prize pool less the rake (pool tables)."
+    )
     rejoin_open = serializers.ListField(child=serializers.CharField())
     split_offer = SplitOfferSerializer(allow_null=True)
     winner = serializers.CharField(allow_null=True)

@@ -116,8 +116,7 @@ def _explain(view: dict[str, Any], state: engine.TableState, name: str | None, c
     split = view.get("split_offer")
     if split:
         drops = state.drops_left(state.remaining)
-        prize = state.prize_pool - state.prize_pool * state.rules.rake_percent // 100
-        lines = explain_split(split["amounts"], drops, state.rules.entry_fee, prize, currency)
+        lines = explain_split(split["amounts"], drops, state.rules.entry_fee, view["prize"], currency)
         split["why"], split["each"], split["drops_left"] = lines[0], lines[1:], list(drops)
 
 

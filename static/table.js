@@ -246,7 +246,8 @@ function render() {
 function renderTop() {
   const table = st.table;
   const d = deal();
-  $("prize").textContent = table.prize_pool ? `Prize ${money(table.prize_pool, CURRENCY)}` : "";
+  // The prize the winner is paid (the pool less the rake), not the pool.
+  $("prize").textContent = table.prize ? `Prize ${money(table.prize, CURRENCY)}` : "";
   const parts = [];
   const wf = table.waiting_for;
   if (table.status === "waiting" || wf === "players") parts.push("Waiting for players…");

@@ -1271,6 +1271,7 @@ def player_view(state: TableState, player: str | None) -> dict[str, Any]:
             for p in state.players
         ],
         "prize_pool": state.prize_pool if state.is_pool else None,
+        "prize": _prize(state) if state.is_pool else None,  # what the winner is paid: the pool less the rake
         "rejoin_open": list(state.rejoin_open),
         "split_offer": (
             {

@@ -26,6 +26,8 @@ def test_it_lists_the_lobby_and_seats_a_player_then_refunds_on_leaving(alice, bo
     view = client.post(f"/api/templates/{tmpl.pk}/play/").json()
     assert view["status"] == "waiting"
     assert view["prize_pool"] == 2500
+    # What the winner would be paid: the pool less the table's rake (R-MONEY-5).
+    assert view["prize"] == 2500 - 2500 * tmpl.rake_percent // 100
     assert [p["name"] for p in view["players"]] == ["alice"]
     assert balance_of(user_spec(alice.pk)) == 7500
     lobby = client_for(bob).get("/api/lobby/").json()

@@ -77,6 +77,15 @@ def test_home_links_to_the_lobby(client, alice):
     assert reverse("games:lobby") in body
 
 
+def test_home_promises_real_money_only_where_money_play_is_on(client, settings):
+    settings.MONEY_PLAY = False
+    off = client.get("/").content.decode()
+    assert "with free practice chips" in off
+    assert "real money" not in off
+    settings.MONEY_PLAY = True
+    assert "for real money and practice chips" in client.get("/").content.decode()
+
+
 def test_lobby_lists_templates_in_rupees_and_practice(client, alice):
     TableTemplate.objects.create(
         name="Pool 101 cash", variant="pool101", currency="INR", seats=6, entry_fee=2500
