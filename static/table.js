@@ -30,7 +30,7 @@ const st = {
   points: null,
   pointsKey: "",
   dealKey: null,
-  lastMove: "", // the last move of another player in this deal, in words, for the notice line
+  lastMove: null, // the last move of another player in this deal (an event), for the notice line
   sortMode: 0,
   turnClock: null,
   lastTurnKey: "",
@@ -105,9 +105,9 @@ function onEvent(frame) {
   const data = frame.data || {};
   if (frame.type === "deal_started") {
     store.setItem(`table-${TABLE}-commitment`, data.commitment);
-    st.lastMove = "";
+    st.lastMove = null;
   }
-  if (MOVES.has(frame.type) && data.player && data.player !== ME) st.lastMove = `${logLine(frame)}.`;
+  if (MOVES.has(frame.type) && data.player && data.player !== ME) st.lastMove = frame;
   if (frame.type === "dealt") {
     const commitment = store.getItem(`table-${TABLE}-commitment`);
     if (commitment) store.setItem(`dealt-${commitment}`, JSON.stringify(data.hand));
@@ -377,7 +377,7 @@ function renderNotice() {
     const first = firstPlayer(d);
     const dealer = d.dealer === ME ? "you deal" : `${nameOf(d.dealer)} deals`;
     parts.push(`Toss: ${cards}. ${dealer}; ${first === ME ? "you play" : `${nameOf(first)} plays`} first.`);
-  } else if (d && d.phase === "play" && st.lastMove) parts.push(st.lastMove);
+  } else if (d && d.phase === "play" && st.lastMove) parts.push(`${logLine(st.lastMove)}.`); // named now, not when it came
   if (myTurn()) {
     parts.push(d.drawn ? "Your turn: discard a card, or finish to declare." : "Your turn: draw from the closed or the open pile.");
   }
