@@ -11,3 +11,17 @@ class AccountsConfig(AppConfig):
         from accounts.sessions import on_logged_out
 
         user_logged_out.connect(on_logged_out, dispatch_uid="accounts.close_session_sockets")
+
+
+# django-otp's two apps as its own configs set them up, named for the staff who read the
+# admin's index ("OTP_TOTP" otherwise).
+class AuthenticatorAppsConfig(AppConfig):
+    name = "django_otp.plugins.otp_totp"
+    default_auto_field = "django.db.models.AutoField"
+    verbose_name = "Staff authenticator apps"
+
+
+class RecoveryCodesConfig(AppConfig):
+    name = "django_otp.plugins.otp_static"
+    default_auto_field = "django.db.models.AutoField"
+    verbose_name = "Staff recovery codes"

@@ -396,7 +396,7 @@ API_MAX_JSON_DEPTH = 8
 # Staff two-factor sign-in (django-otp, accounts/totp.py): with it on (default: DEBUG off),
 # /admin/, /backoffice/ and /api/staff/ need a TOTP-verified session, and staff get an API
 # token only with a current code.
-INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
+INSTALLED_APPS += ["django_otp", "accounts.apps.AuthenticatorAppsConfig", "accounts.apps.RecoveryCodesConfig"]
 MIDDLEWARE += ["django_otp.middleware.OTPMiddleware", "accounts.totp.StaffTOTPMiddleware"]
 STAFF_TOTP_REQUIRED = env_bool("STAFF_TOTP_REQUIRED", not DEBUG)
 OTP_TOTP_ISSUER = "Rummy"

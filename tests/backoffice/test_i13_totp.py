@@ -129,3 +129,10 @@ def test_totp_a_code_refused_by_the_wait_after_a_wrong_one_says_to_wait(client):
     assert 1 <= int(said.group(1)) <= 8
     device.refresh_from_db()
     assert device.confirmed is False
+
+
+def test_totp_the_admin_names_the_two_factor_apps_in_words():
+    from django.apps import apps
+
+    assert apps.get_app_config("otp_totp").verbose_name == "Staff authenticator apps"
+    assert apps.get_app_config("otp_static").verbose_name == "Staff recovery codes"
