@@ -22,7 +22,6 @@ use it (docs/ARCHITECTURE.md).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Field, Model, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+
+import jsontext
 
 ModelT = TypeVar("ModelT", bound=Model)
 WriteT = TypeVar("WriteT", "Insert", "Update")
@@ -203,7 +204,7 @@ def from_db(field: Field[Any, Any], value: Any) -> Any:
     if value is None:
         return None
     if isinstance(field, models.JSONField) and isinstance(value, str):
-        return json.loads(value)
+        return jsontext.loads(value)
     if isinstance(field, models.BooleanField):
         return bool(value)
     if isinstance(field, models.DateTimeField):
@@ -243,7 +244,17 @@ class _Write:
 
     def _params(self, row: Sequence[Any]) -> list[Any]:
         db = _default()
-        return [field.get_db_prep_save(value, db) for field, value in zip(self.fields, row, strict=True)]
+        if db.vendor != "postgresql":
+            return [field.get_db_prep_save(value, db) for field, value in zip(self.fields, row, strict=True)]
+        from psycopg.types.json import Jsonb
+
+        return [
+            # A JSON column's value as the ORM sends it (``Jsonb``), written by orjson.
+            Jsonb(value, dumps=jsontext.dumps)
+            if isinstance(field, models.JSONField) and value is not None
+            else field.get_db_prep_save(value, db)
+            for field, value in zip(self.fields, row, strict=True)
+        ]
 
     def _names(self) -> tuple[str, list[str], str]:
         """The table, the columns written and its primary key, quoted."""

@@ -20,7 +20,6 @@ events from the log, and a fresh snapshot. See docs/PROTOCOL.md.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import threading
 import time
@@ -34,6 +33,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
+import jsontext
 from games import client_actions, services, views_state
 from games.models import Table
 from games.views_state import events_for, table_view
@@ -121,7 +121,7 @@ def _perform_checked(table_id: int, user: Any, frame: Mapping[str, Any]) -> Perf
 
 
 def dumps(frame: Mapping[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
+    return jsontext.dumps(frame)
 
 
 # --- one message per write ----------------------------------------------------------------------
