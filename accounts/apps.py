@@ -2,6 +2,8 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
+    # The one config of "accounts" in INSTALLED_APPS: this module holds django-otp's too.
+    default = True
     name = "accounts"
     verbose_name = "Accounts"
 

@@ -136,3 +136,13 @@ def test_totp_the_admin_names_the_two_factor_apps_in_words():
 
     assert apps.get_app_config("otp_totp").verbose_name == "Staff authenticator apps"
     assert apps.get_app_config("otp_static").verbose_name == "Staff recovery codes"
+
+
+def test_totp_the_accounts_app_keeps_its_own_config_beside_django_otps():
+    """accounts/apps.py holds three configs; "accounts" must still get its own (its ready()
+    connects the logout that closes a session's sockets)."""
+    from django.apps import apps
+
+    from accounts.apps import AccountsConfig
+
+    assert type(apps.get_app_config("accounts")) is AccountsConfig
