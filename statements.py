@@ -70,11 +70,8 @@ class Result:
     rowcount: int
 
 
-#: psycopg.pq.TransactionStatus.IDLE and ExecStatus.TUPLES_OK (psycopg is imported only when
-#: PostgreSQL is used).
-_IDLE, _TUPLES_OK = 0, 2
-
-_CURSORS = "_statements_cursors"
+#: psycopg.pq.TransactionStatus.IDLE (psycopg is imported only when PostgreSQL is used).
+_IDLE = 0
 
 
 def execute(sql: str, params: Sequence[Any]) -> Result:
@@ -82,45 +79,47 @@ def execute(sql: str, params: Sequence[Any]) -> Result:
     return execute_many([(sql, params)])[0]
 
 
-def execute_many(statements: Sequence[Statement]) -> list[Result]:
+def execute_many(statements: Sequence[Statement], *, commit: bool = False) -> list[Result]:
     """Run ``statements`` in order on the default connection and return what each gave.
 
-    On PostgreSQL they are pipelined into one round trip, with the transaction's ``BEGIN`` if it
-    has not been sent yet, each a server-side prepared statement unless ``PREPARED_STATEMENTS``
-    is off (behind a pooler that cannot keep them). The server still
+    On PostgreSQL they are pipelined into one round trip (``pgpipe``), with the transaction's
+    ``BEGIN`` if it has not been sent yet, each a server-side prepared statement unless
+    ``PREPARED_STATEMENTS`` is off (behind a pooler that cannot keep them). The server still
     runs them one after the other, each with its own snapshot: a read sent after a locking
-    ``SELECT`` sees what the lock waited for. They appear in ``connection.queries`` as any
-    query does.
+    ``SELECT`` sees what the lock waited for. With ``commit`` the transaction's ``COMMIT``
+    goes in the same round trip: only for a caller that owns the transaction (see
+    :func:`owns_transaction`) and has nothing left to run in it; Django's own commit at the end
+    of its ``atomic`` block then finds nothing to do. Elsewhere (SQLite) the statements run one
+    after the other on Django's cursor, and the commit is left to the ``atomic`` block. They
+    appear in ``connection.queries`` as any query does.
     """
     db = _default()
     if db.vendor != "postgresql":
         return [_on_django_cursor(db, sql, params) for sql, params in statements]
+    import pgpipe
+
     db.validate_no_broken_transaction()
     prepare = bool(getattr(settings, "PREPARED_STATEMENTS", True))
     logged = db.queries_logged
     started = time.monotonic() if logged else 0.0
     with db.wrap_database_errors:
-        cursors = _server_cursors(db, len(statements))
-        raw = cursors[0].connection
-        if len(statements) > 1 or (not raw.autocommit and raw.info.transaction_status == _IDLE):
-            with raw.pipeline():
-                for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                    cursor.execute(sql, params, prepare=prepare)
-        else:
-            cursors[0].execute(statements[0][0], statements[0][1], prepare=prepare)
-        results = [_result(cursor) for cursor in cursors]
+        db.ensure_connection()
+        raw = db.connection
+        begin = not raw.autocommit and raw.info.transaction_status == _IDLE
+        commit = commit and not raw.autocommit
+        answers = pgpipe.run(raw, statements, prepare=prepare, begin=begin, commit=commit)
     if logged:
         elapsed = f"{time.monotonic() - started:.3f}"
         for sql, params in statements:
             db.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
-    return results
+    return [Result(rows, count) for rows, count in answers]
 
 
-def _result(cursor: Any) -> Result:
-    if cursor.pgresult.status == _TUPLES_OK:
-        rows = cursor.fetchall()
-        return Result(rows, len(rows))
-    return Result([], cursor.rowcount)
+def owns_transaction() -> bool:
+    """Whether an ``atomic`` block entered now would own the transaction: the outermost block,
+    on a connection in autocommit (so its statements may end with the ``COMMIT``)."""
+    db = _default()
+    return not db.in_atomic_block and db.get_autocommit()
 
 
 def _on_django_cursor(db: Any, sql: str, params: Sequence[Any]) -> Result:
@@ -130,30 +129,6 @@ def _on_django_cursor(db: Any, sql: str, params: Sequence[Any]) -> Result:
             rows = list(cursor.fetchall())
             return Result(rows, len(rows))
         return Result([], cursor.rowcount)
-
-
-def _server_cursors(db: Any, count: int) -> list[Any]:
-    """Server-side-binding psycopg cursors on Django's connection, kept for the connection."""
-    import psycopg
-    from psycopg.types.numeric import Int8Dumper
-
-    db.ensure_connection()
-    raw = db.connection
-    cached = getattr(db, _CURSORS, None)
-    if cached is None or cached[0] is not raw:
-        if raw.prepare_threshold is None:
-            # Django turns automatic preparation off; only statements executed with
-            # prepare=True (these, by default) are prepared, Django's own client-side cursors never are.
-            raw.prepare_threshold = 2**31 - 1
-        cached = (raw, [])
-        setattr(db, _CURSORS, cached)
-    cursors: list[Any] = cached[1]
-    while len(cursors) < count:
-        cursor = psycopg.Cursor(raw)
-        # One type for every integer, so each statement is prepared once, not once per width.
-        cursor.adapters.register_dumper(int, Int8Dumper)
-        cursors.append(cursor)
-    return cursors[:count]
 
 
 class Prepared:

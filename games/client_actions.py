@@ -47,8 +47,12 @@ RECEIPT_DAYS = 1
 def check(frame: Mapping[str, Any]) -> tuple[str, str]:
     """The id and type of a well-formed action; :class:`GameError` for a malformed one."""
     client_id = frame.get("id")
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_ID_LENGTH:
-        raise GameError("bad_id", f"an action needs an 'id': a string of 1 to {MAX_ID_LENGTH} characters")
+    # Printable: a control character (a NUL above all, which no text column can hold) is refused
+    # here, as bad input, not met later as a database error.
+    if not (isinstance(client_id, str) and 1 <= len(client_id) <= MAX_ID_LENGTH and client_id.isprintable()):
+        raise GameError(
+            "bad_id", f"an action needs an 'id': a string of 1 to {MAX_ID_LENGTH} printable characters"
+        )
     kind = frame.get("type")
     if kind not in ACTIONS:
         raise GameError("unknown_type", f"unknown type {kind!r}: choose one of {', '.join(ACTIONS)}")

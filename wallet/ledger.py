@@ -282,6 +282,9 @@ def execute(
     refusal: WalletError | None = None
     journal_id: int | None = None
     key_free = False
+    # Nothing runs in this block after the write: when it owns the transaction, the write
+    # carries the COMMIT in its round trip (wallet.sql).
+    owner = statements.owns_transaction()
     with transaction.atomic(savepoint=False):
         try:
             # The key is read with the lock, in its round trip: a retry is answered at once,
@@ -304,7 +307,7 @@ def execute(
             refusal = refusal or error
         else:
             if refusal is None:  # the key is free: write
-                journal_id = sql.write(row, legs, entries, updates)
+                journal_id = sql.write(row, legs, entries, updates, commit=owner)
             if journal_id is None and refusal is None:
                 existing, refusal = _existing(key, digest)
                 if existing is not None:

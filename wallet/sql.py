@@ -165,7 +165,12 @@ WITH j AS (
     WHERE a.id = acc.id
     RETURNING a.id
 )
-SELECT (SELECT id FROM j), (SELECT count(*) FROM u)
+SELECT CASE WHEN NOT EXISTS (SELECT FROM j) OR (SELECT count(*) FROM u) = %s
+    THEN (SELECT id FROM j)
+    -- Not every account moved: fail the statement, and so the COMMIT sent after it. (Not a
+    -- constant, which the planner would fold, and fail, whatever the condition.)
+    ELSE ('ledger bug: ' || (SELECT count(*) FROM u) || ' accounts updated')::bigint
+END
 """
 
 
@@ -174,14 +179,19 @@ def write(
     legs: Sequence[tuple[int, int, int]],
     entries: Sequence[tuple[int, int, int, int, int]],
     accounts: Sequence[AccountUpdate],
+    *,
+    commit: bool = False,
 ) -> int | None:
     """Insert the journal, its transfers and entries and move the balances; None if the key exists.
 
     ``legs``: (debit id, credit id, amount); ``entries``: (account id, leg number from 1,
     signed amount, balance after, version). When the key is already taken nothing is written.
+    With ``commit`` (a caller that owns the transaction and runs nothing after the write), the
+    fast path sends the ``COMMIT`` in the write's round trip; the portable path leaves it to
+    the ``atomic`` block.
     """
     if fast():
-        return _write_pg(journal, legs, entries, accounts)
+        return _write_pg(journal, legs, entries, accounts, commit)
     return _write_portable(journal, legs, entries, accounts)
 
 
@@ -190,6 +200,7 @@ def _write_pg(
     legs: Sequence[tuple[int, int, int]],
     entries: Sequence[tuple[int, int, int, int, int]],
     accounts: Sequence[AccountUpdate],
+    commit: bool,
 ) -> int | None:
     params: list[Any] = [
         journal.key,
@@ -210,10 +221,11 @@ def _write_pg(
         bigints(account.balance for account in accounts),
         bigints(account.version for account in accounts),
         bigints(account.state for account in accounts),
+        len(accounts),
     ]
-    ((journal_id, updated),) = fetch(_WRITE_PG, params)
-    if journal_id is not None and updated != len(accounts):
-        raise AssertionError(f"ledger bug: updated {updated} of {len(accounts)} accounts")
+    # The statement itself fails if an account did not move, before any COMMIT can follow it.
+    [written] = statements.execute_many([(_WRITE_PG, params)], commit=commit)
+    ((journal_id,),) = written.rows
     return None if journal_id is None else int(journal_id)
 
 

@@ -42,7 +42,14 @@ any_frame = (
     st.text(max_size=300) | json_values.map(json.dumps) | action_like(st.text(max_size=70) | json_values)
 )
 #: For a seated player: malformed frames only (no valid id, or not an object at all).
-bad_ids = st.none() | st.integers() | st.just("") | st.text(min_size=65, max_size=80) | st.lists(st.text())
+bad_ids = (
+    st.none()
+    | st.integers()
+    | st.just("")
+    | st.text(min_size=65, max_size=80)
+    | st.lists(st.text())
+    | st.text(min_size=1, max_size=10).map(lambda text: text + "\x00")
+)
 malformed = st.text(max_size=300) | st.lists(json_values, max_size=3).map(json.dumps) | action_like(bad_ids)
 
 

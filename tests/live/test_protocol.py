@@ -471,6 +471,7 @@ MALFORMED = [
     (json.dumps({"type": "draw", "source": "closed"}), "bad_id"),
     (json.dumps({"type": "draw", "id": 7, "source": "closed"}), "bad_id"),
     (json.dumps({"type": "draw", "id": "x" * 65, "source": "closed"}), "bad_id"),
+    (json.dumps({"type": "draw", "id": "a\u0000b", "source": "closed"}), "bad_id"),  # a NUL: not text
     (json.dumps({"type": "draw", "id": "a"}), "missing_source"),
     (json.dumps({"type": "draw", "id": "a", "source": "table"}), "bad_source"),
     (json.dumps({"type": "discard", "id": "a"}), "missing_card"),

@@ -1,8 +1,8 @@
-"""Layers point one way (docs/ARCHITECTURE.md): under everything ``jsontext`` (orjson only)
-and ``statements`` (Django only), then the rules engine and accounts, then player protection,
-then the wallet, then games, then the back office and the API, then the site. A module may
-import its own app, an app of its layer's neighbour beside it (the back office and the API), or
-a layer below; never a layer above. And no import cycle among the project's modules.
+"""Layers point one way (docs/ARCHITECTURE.md): under everything ``jsontext`` (orjson only),
+``pgpipe`` (psycopg only) and ``statements`` (Django only), then the rules engine and
+accounts, then player protection, then the wallet, then games, then the back office and the
+API, then the site. A module may import its own app, an app of its layer's neighbour beside it
+(the back office and the API), or a layer below; never a layer above. And no import cycle among the project's modules.
 
 ``KNOWN_UPWARD`` lists the upward imports the project still has, so that CI fails on any new
 one; it may only shrink (a test checks that each entry is still real)."""
@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = {
     "statements": -1,  # Django only: the statements the hot paths build once
     "jsontext": -2,  # orjson only: JSON text for the hot paths (statements uses it)
+    "pgpipe": -2,  # psycopg only: statements pipelined through libpq (statements uses it)
     "games.engine": 0,
     "accounts": 0,
     "protection": 1,

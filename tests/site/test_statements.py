@@ -78,19 +78,47 @@ def test_a_websocket_action_is_two_round_trips_and_the_commit(table, alice, bob,
 
 @pytest.mark.postgres
 def test_on_postgresql_statements_are_prepared_once_with_a_generic_plan(table, settings):
+    def plans():
+        # The connection outlives a test: an earlier test may have prepared it already.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+                ['%FROM "games_seat" WHERE "table_id" = $1 ORDER BY "position"'],
+            )
+            return cursor.fetchall()
+
+    statements.execute(SEAT_ROWS, [table.pk])
+    [(generic, custom)] = plans()
     for _ in range(3):
         statements.execute(SEAT_ROWS, [table.pk])
+    assert plans() == [(generic + 3, custom)]  # prepared once, run three more times on its generic plan
+    assert custom == 0
     with connection.cursor() as cursor:
         cursor.execute("SHOW plan_cache_mode")
         assert cursor.fetchone() == ("force_generic_plan",)
-        cursor.execute(
-            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
-            ['%FROM "games_seat" WHERE "table_id" = $1 ORDER BY "position"'],
-        )
-        assert cursor.fetchall() == [(3, 0)]  # prepared once, planned once, run three times
         settings.PREPARED_STATEMENTS = False
         statements.execute(SEAT_ROWS.replace('"position"', '"position" DESC'), [table.pk])
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ['%"position" DESC']
         )
         assert cursor.fetchone() == (0,)
+
+
+@pytest.mark.postgres
+def test_a_statement_the_server_cannot_prepare_is_not_kept_as_prepared(table):
+    broken = "SELECT FROM games_seat WHERE table_id = %s AND"  # a syntax error, found at PREPARE
+    for _ in range(2):  # the second time it is prepared again, and fails the same way
+        with pytest.raises(DatabaseError, match="syntax error"), transaction.atomic():
+            statements.execute(broken, [table.pk])
+    assert statements.execute(SEAT_ROWS, [table.pk]).rowcount == 2
+
+
+@pytest.mark.postgres
+def test_a_value_the_database_cannot_hold_is_refused_before_anything_is_sent(table):
+    with pytest.raises(DatabaseError, match="NUL"), transaction.atomic():
+        statements.execute_many(
+            [(LEAVE, [1, table.pk]), (SEAT_ROWS.replace("%s", "%s::text::bigint"), ["a\x00"])]
+        )
+    assert statements.execute(
+        'SELECT MAX("connections") FROM "games_seat" WHERE "table_id" = %s', [table.pk]
+    ).rows == [(0,)]
