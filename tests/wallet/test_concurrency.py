@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 
 from tests.conftest import make_user
 from tests.wallet.support import _fast_password_hashing, fund, pool, posting_path, wallet  # noqa: F401 (fixtures)
@@ -122,45 +122,77 @@ def test_transfers_in_opposite_directions_at_once_do_not_deadlock():
     assert reconcile() == []
 
 
-def test_an_exception_after_the_writes_leaves_nothing(monkeypatch):
+def _pay(alice: Any, bob: Any, key: str, *, in_callers_transaction: bool) -> Journal:
+    def pay() -> Journal:
+        return post(key, JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+
+    if not in_callers_transaction:
+        return pay()
+    with transaction.atomic():  # the caller's transaction: the posting leaves the commit to it
+        return pay()
+
+
+def _committed_with_the_write(in_callers_transaction: bool) -> bool:
+    """Whether the write carried the COMMIT (PostgreSQL's fast path, owning the transaction)."""
+    return sql.fast() and not in_callers_transaction
+
+
+@pytest.mark.parametrize("in_callers_transaction", [False, True])
+def test_a_crash_after_the_write_leaves_nothing_or_the_whole_posting(monkeypatch, in_callers_transaction):
+    """A crash after the write and before the commit leaves nothing. When the write carried
+    the COMMIT there is no such moment: the posting is whole, and its retry answers it."""
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10000)
     real_write = sql.write
 
-    def write_then_fail(*args: Any) -> int | None:
-        real_write(*args)
-        raise RuntimeError("crash between the write and the commit")
+    def write_then_fail(*args: Any, **kwargs: Any) -> int | None:
+        real_write(*args, **kwargs)
+        raise RuntimeError("crash right after the write")
 
     monkeypatch.setattr(sql, "write", write_then_fail)
     with pytest.raises(RuntimeError):
-        post("doomed", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+        _pay(alice, bob, "doomed", in_callers_transaction=in_callers_transaction)
     monkeypatch.undo()
 
-    assert not Journal.objects.filter(key="doomed").exists()
-    assert (wallet(alice), wallet(bob)) == (10000, 0)
+    if _committed_with_the_write(in_callers_transaction):
+        assert Journal.objects.filter(key="doomed").count() == 1
+        assert (wallet(alice), wallet(bob)) == (7000, 3000)
+    else:
+        assert not Journal.objects.filter(key="doomed").exists()
+        assert (wallet(alice), wallet(bob)) == (10000, 0)
     assert reconcile() == []
-    post("doomed", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+    _pay(alice, bob, "doomed", in_callers_transaction=in_callers_transaction)  # the retry
+    assert Journal.objects.filter(key="doomed").count() == 1
     assert (wallet(alice), wallet(bob)) == (7000, 3000)
 
 
-def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch):
+@pytest.mark.parametrize("after_the_write", [False, True])
+def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch, after_the_write):
+    """The backend dies under the posting: after the lock (before the write is sent), or after
+    the write inside a caller's transaction (the commit still to come). Nothing is left."""
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10000)
     real_write = sql.write
     victims: set[int] = set()
 
-    def write_then_die(*args: Any) -> int | None:
-        written = real_write(*args)
+    def die() -> None:
         if threading.get_ident() in victims:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+    def write_and_die(*args: Any, **kwargs: Any) -> int | None:
+        if not after_the_write:
+            die()
+        written = real_write(*args, **kwargs)
+        if after_the_write:
+            die()
         return written
 
-    monkeypatch.setattr(sql, "write", write_then_die)
+    monkeypatch.setattr(sql, "write", write_and_die)
 
     def doomed(index: int) -> Journal:
         victims.add(threading.get_ident())
-        return post("killed", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 3000)])
+        return _pay(alice, bob, "killed", in_callers_transaction=after_the_write)
 
     (result,) = race(1, doomed)
     monkeypatch.undo()
@@ -168,4 +200,30 @@ def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch):
     assert isinstance(result, OperationalError), result
     assert not Journal.objects.filter(key="killed").exists()
     assert (wallet(alice), wallet(bob)) == (10000, 0)
+    assert reconcile() == []
+
+
+def test_a_connection_killed_after_a_write_that_committed_leaves_the_whole_posting(monkeypatch, settings):
+    """On PostgreSQL's fast path a posting that owns its transaction commits with its write: a
+    backend that dies just after has nothing to undo, and the retry of the key answers it."""
+    settings.WALLET_FAST_PATH = True
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10000)
+    real_write = sql.write
+
+    def write_then_die(*args: Any, **kwargs: Any) -> int | None:
+        written = real_write(*args, **kwargs)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        return written
+
+    monkeypatch.setattr(sql, "write", write_then_die)
+    (result,) = race(1, lambda index: _pay(alice, bob, "committed", in_callers_transaction=False))
+    monkeypatch.undo()
+
+    assert isinstance(result, OperationalError), result
+    assert (wallet(alice), wallet(bob)) == (7000, 3000)
+    first = Journal.objects.get(key="committed")
+    assert _pay(alice, bob, "committed", in_callers_transaction=False).pk == first.pk
+    assert (wallet(alice), wallet(bob)) == (7000, 3000)
     assert reconcile() == []
