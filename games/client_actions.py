@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+import statements
 from games import services
 from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
@@ -83,6 +84,9 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
     its answer is then recorded on its own (:func:`_refused`).
     """
     client_id, kind = check(frame)
+    # Nothing runs in this transaction after the write: when it is this block's own, the
+    # write's round trip carries the COMMIT (services.holding).
+    owner = statements.owns_transaction()
     try:
         with transaction.atomic():
             try:
@@ -105,7 +109,7 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> dict[str, Any
                         )
                     ]
 
-                with services.holding(locked, also=receipt_of):
+                with services.holding(locked, also=receipt_of, commit=owner):
                     table = _apply(table_id, user, kind, frame)
                 if recorded:
                     answer = ActionReceipt(client_id=client_id, version=table.version).answer()

@@ -182,8 +182,10 @@ def _run(
     with ``skip_locked``, when another transaction holds the table (the sweep's case)."""
     held, _held.table = _held.table, None  # used once: a failed write must not leave it stale
     also, _held.also = _held.also, None
+    commit, _held.commit = _held.commit, False
     held = held if held is not None and held.pk == table_id else None
     also = also if held is not None else None
+    commit = commit and held is not None
     # A caller holding the lock owns the transaction and rolls all of it back on an error, so
     # the write needs no savepoint of its own there (``holding``).
     with transaction.atomic(savepoint=held is None):
@@ -233,14 +235,16 @@ def _run(
         table.updated_at = timezone.now()
         saved = [table.state, table.status, table.version, table.deadline, table.deadline_version]
         # One round trip for the rest: the events, the table, the caller's own writes (an
-        # action's receipt) and the seats the snapshots show.
+        # action's receipt) and the seats the snapshots show; and the COMMIT, when the caller
+        # owns the transaction and has nothing left to run in it (``holding``).
         results = execute_many(
             [
                 *insert_events,
                 _SAVE_TABLE.statement(table.pk, [*saved, table.updated_at]),
                 *(also(table) if also is not None else ()),
                 views_state.SEATS.statement(table.pk),
-            ]
+            ],
+            commit=commit,
         )
         written = Written(
             table_id=table.pk,
@@ -328,13 +332,14 @@ Also = Callable[[Table], Sequence[Statement]]
 class _Held(threading.local):
     table: Table | None = None
     also: Also | None = None
+    commit: bool = False
 
 
 _held = _Held()
 
 
 @contextmanager
-def holding(table: Table, also: Also | None = None) -> Iterator[None]:
+def holding(table: Table, also: Also | None = None, *, commit: bool = False) -> Iterator[None]:
     """The caller has locked ``table`` (:func:`lock`) in the open transaction: the next write to
     it here reuses that row instead of locking it again, and takes no savepoint, so the caller
     must let an error roll back its whole transaction. The websocket's actions lock the table
@@ -342,12 +347,16 @@ def holding(table: Table, also: Also | None = None) -> Iterator[None]:
 
     ``also(table)``, if given, is called once the write has applied: its statements are sent
     with the write's own, in its last round trip (an action's receipt). It is not called when
-    nothing was written."""
-    _held.table, _held.also = table, also
+    nothing was written.
+
+    With ``commit`` the caller owns the transaction (``statements.owns_transaction``) and runs
+    nothing more in it after the write: the write's last round trip carries the ``COMMIT``.
+    Its after-commit hooks still run when the caller's ``atomic`` block ends."""
+    _held.table, _held.also, _held.commit = table, also, commit
     try:
         yield
     finally:
-        _held.table, _held.also = None, None
+        _held.table, _held.also, _held.commit = None, None, False
 
 
 class _Deferred(threading.local):

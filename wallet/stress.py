@@ -1,7 +1,7 @@
 """Concurrent random game money against the configured database, then the auditor.
 
-Used by ``python manage.py wallet_stress``. Worker *processes* (forked, one database
-connection each) run random operations on shared users, pools and tables: joins (many racing
+Used by ``python manage.py wallet_stress``. Writers (threads of forked processes, one
+database connection each) run random operations on shared users, pools and tables: joins (many racing
 for the last seat of a pool), rejoins, prizes, splits, refunds, retries of earlier keys,
 deposits (some confirmed twice, some failed), withdrawals (approved or rejected), seats and
 21-card deals, chips top-ups, and plain transfers between two players in both directions.
@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import random
+import threading
 import time
 import traceback
 import uuid
@@ -328,19 +330,44 @@ class Worker:
         )
 
 
-def _work(setup: Setup, index: int, ops_count: int, seed: int, start: Any, out: Any) -> None:
+def _work(setup: Setup, shares: dict[int, int], seed: int, start: Any, out: Any) -> None:
+    """One process's writers (``shares``: worker index -> its operations), a thread each."""
     connections.close_all()
-    worker = Worker(setup, index, ops_count, seed)
+    workers = [Worker(setup, index, ops_count, seed) for index, ops_count in shares.items()]
     start.wait()
     began = time.perf_counter()
-    worker.run()
+    threads = [threading.Thread(target=_write, args=(worker,)) for worker in workers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     elapsed = time.perf_counter() - began
     connections.close_all()
-    out.put((index, worker.report, elapsed))
+    out.put(([(worker.index, worker.report) for worker in workers], elapsed))
 
 
-def run(workers: int, total_ops: int, seed: int = 0, log: Callable[[str], None] = print) -> StressResult:
-    """Run the stress test and the auditor; the result lists every violation found."""
+def _write(worker: Worker) -> None:
+    """One writer's thread, on its own connection (Django's connections are per thread)."""
+    try:
+        worker.run()
+    finally:
+        connections.close_all()
+
+
+def run(
+    workers: int,
+    total_ops: int,
+    seed: int = 0,
+    log: Callable[[str], None] = print,
+    processes: int = 0,
+) -> StressResult:
+    """Run the stress test and the auditor; the result lists every violation found.
+
+    ``workers`` writers, each on its own connection, run in ``processes`` forked processes (0:
+    one per CPU core), as threads of them: as pgbench's ``-c 8 -j 2`` runs eight clients on
+    two threads, and as a site runs the wallet, in a few processes' threads. With one writer,
+    it runs in this process.
+    """
     setup = prepare(workers, total_ops)
     before = Journal.objects.order_by("-id").values_list("id", flat=True).first() or 0
     per_worker = [total_ops // workers + (1 if i < total_ops % workers else 0) for i in range(workers)]
@@ -352,24 +379,30 @@ def run(workers: int, total_ops: int, seed: int = 0, log: Callable[[str], None] 
         seconds = time.perf_counter() - began
         reports.append(worker.report)
     else:
+        processes = min(workers, processes or os.cpu_count() or 1)
+        log(f"{workers} writers in {processes} processes")
         context = multiprocessing.get_context("fork")
-        start, out = context.Barrier(workers + 1), context.Queue()
+        start, out = context.Barrier(processes + 1), context.Queue()
         connections.close_all()
         gc.freeze()  # the workers share the parent's objects without copying their pages
-        processes = [
-            context.Process(target=_work, args=(setup, i, per_worker[i], seed, start, out))
-            for i in range(workers)
+        children = [
+            context.Process(
+                target=_work,
+                args=(setup, {i: per_worker[i] for i in range(p, workers, processes)}, seed, start, out),
+            )
+            for p in range(processes)
         ]
-        for process in processes:
-            process.start()
+        for child in children:
+            child.start()
         start.wait()
         began = time.perf_counter()
-        results = [out.get() for _ in processes]
+        results = [out.get() for _ in children]
         seconds = time.perf_counter() - began
-        for process in processes:
-            process.join()
-        reports = [report for _, report, _ in sorted(results, key=lambda r: r[0])]
-        log(f"slowest worker: {max(elapsed for _, _, elapsed in results):.2f} s")
+        for child in children:
+            child.join()
+        indexed = sorted((pair for answers, _ in results for pair in answers), key=lambda pair: pair[0])
+        reports = [report for _, report in indexed]
+        log(f"slowest process: {max(elapsed for _, elapsed in results):.2f} s")
     done: Counter[str] = Counter()
     refused: Counter[str] = Counter()
     violations: list[str] = []

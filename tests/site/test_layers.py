@@ -2,7 +2,8 @@
 ``pgpipe`` (psycopg only) and ``statements`` (Django only), then the rules engine and
 accounts, then player protection, then the wallet, then games, then the back office and the
 API, then the site. A module may import its own app, an app of its layer's neighbour beside it
-(the back office and the API), or a layer below; never a layer above. And no import cycle among the project's modules.
+(the back office and the API), or a layer below; never a layer above. And no import cycle
+among the project's modules.
 
 ``KNOWN_UPWARD`` lists the upward imports the project still has, so that CI fails on any new
 one; it may only shrink (a test checks that each entry is still real)."""

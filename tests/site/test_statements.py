@@ -62,9 +62,10 @@ def test_a_websocket_action_is_two_round_trips_and_the_commit(table, alice, bob,
     sent = []
     real = statements.execute_many
 
-    def spy(batch):
+    def spy(batch, **flags):
         sent.append([sql.split()[0] for sql, _ in batch])
-        return real(batch)
+        assert not flags.get("commit"), "inside the test's transaction the action does not commit"
+        return real(batch, **flags)
 
     monkeypatch.setattr(services, "execute_many", spy)
     first, _ = in_turn_order(table, [alice, bob])
@@ -122,3 +123,32 @@ def test_a_value_the_database_cannot_hold_is_refused_before_anything_is_sent(tab
     assert statements.execute(
         'SELECT MAX("connections") FROM "games_seat" WHERE "table_id" = %s', [table.pk]
     ).rows == [(0,)]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_action_that_owns_its_transaction_commits_with_its_writes(table, alice, bob, monkeypatch):
+    """Two round trips a move on PostgreSQL: the BEGIN with the lock and the receipt's read;
+    the writes with the COMMIT. The after-commit hooks still run (the move is published)."""
+    import pgpipe
+    from games import client_actions, services
+
+    sent = []
+    real = pgpipe.run
+
+    def spy(raw, batch, **flags):
+        try:
+            return real(raw, batch, **flags)
+        finally:
+            sent.append((len(batch), flags["begin"], flags["commit"], raw.info.transaction_status))
+
+    published = []
+    monkeypatch.setattr(pgpipe, "run", spy)
+    monkeypatch.setattr(services, "_announce", published.append)
+    first, _ = in_turn_order(table, [alice, bob])
+    answer = client_actions.perform(table.pk, first, {"id": "c1", "type": "draw", "source": "closed"})
+    assert "ack" in answer, answer
+    idle, in_transaction = 0, 2
+    assert sent == [(2, True, False, in_transaction), (4, False, True, idle)]
+    assert [written.version for written in published] == [answer["v"]]
+    assert ActionReceipt.objects.get(table_id=table.pk, client_id="c1").version == answer["v"]

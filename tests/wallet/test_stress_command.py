@@ -38,13 +38,16 @@ def test_it_runs_in_process_and_reconciles(settings):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_it_runs_worker_processes_on_postgresql():
-    """Four writers at once, long enough to meet the lock orders that once deadlocked (a
-    withdrawal holding its player's row against a deposit naming that player)."""
+@pytest.mark.parametrize("processes", [2, 4])
+def test_it_runs_writers_in_worker_processes_on_postgresql(processes):
+    """Four writers at once (two threads in each of two processes, or a process each), long
+    enough to meet the lock orders that once deadlocked (a withdrawal holding its player's row
+    against a deposit naming that player)."""
     out = StringIO()
 
-    call_command("wallet_stress", workers=4, ops=1500, seed=3, stdout=out)
+    call_command("wallet_stress", workers=4, ops=1500, seed=3, processes=processes, stdout=out)
 
+    assert f"4 writers in {processes} processes" in out.getvalue()
     # Each worker may end a scenario of several calls past its share.
     assert 1500 <= operations(out.getvalue(), workers=4) <= 1500 + 4 * (stress.MOST_CALLS_PER_SCENARIO - 1)
     assert "no violations" in out.getvalue()

@@ -12,14 +12,21 @@ from wallet import stress
 
 class Command(BaseCommand):
     help = (
-        "Run random concurrent game money operations in worker processes against the configured "
-        "database, then reconcile; print operations per second; exit 1 on any broken invariant. "
-        "Creates stress-* users and accounts: run it on a scratch database."
+        "Run random concurrent game money operations (writers: threads of a few processes, a "
+        "connection each) against the configured database, then reconcile; print operations per "
+        "second; exit 1 on any broken invariant. Creates stress-* users and accounts: run it on a "
+        "scratch database."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--workers", type=int, default=8, help="worker processes (1 runs in this process)"
+            "--workers", type=int, default=8, help="writers, one connection each (1 runs in this process)"
+        )
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=0,
+            help="processes the writers run in, as threads (default: one per CPU core)",
         )
         parser.add_argument("--ops", type=int, default=20000, help="operations in all, shared by the workers")
         parser.add_argument("--seed", type=int, default=0)
@@ -31,7 +38,9 @@ class Command(BaseCommand):
         # Measure what production runs: DEBUG's query log (every SQL kept in memory) off.
         debug, settings.DEBUG = settings.DEBUG, False
         try:
-            result = stress.run(workers, total, options["seed"], log=self.stdout.write)
+            result = stress.run(
+                workers, total, options["seed"], log=self.stdout.write, processes=options["processes"]
+            )
         finally:
             settings.DEBUG = debug
         self.stdout.write(
