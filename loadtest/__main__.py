@@ -387,14 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     # machine the speed drifts by a third from one minute to the next, more than the ratios
     # measure; an echo stepped minutes later would measure the drift.
     server, echo_port = start_echo(args.echo_layer) if args.baseline else (None, 0)
-    own = OwnWork.measure(args.own_work) if args.baseline and args.own_work > 0 else None
-    if own is not None:
-        print(
-            f"an action's own work (loadtest.inprocess, {args.own_work} actions in this process, no socket):"
-            f" {own.cpu_ms:.2f} ms of CPU ({own.python_ms:.2f} Python, {own.database_ms:.2f} database),"
-            f" {own.action_ms_p50:.2f} ms median",
-            flush=True,
-        )
+    own: OwnWork | None = None
     first = 1
     pairs: list[tuple[Step, Step]] = []
     vacuumed: list[bool] = []
@@ -425,7 +418,15 @@ def main(argv: list[str] | None = None) -> int:
             pairs.append((step, twin))
         return step
 
-    try:
+    try:  # from here on the echo server is stopped however the run ends
+        own = OwnWork.measure(args.own_work) if args.baseline and args.own_work > 0 else None
+        if own is not None:
+            print(
+                f"an action's own work (loadtest.inprocess, {args.own_work} actions in this process,"
+                f" no socket): {own.cpu_ms:.2f} ms of CPU ({own.python_ms:.2f} Python,"
+                f" {own.database_ms:.2f} database), {own.action_ms_p50:.2f} ms median",
+                flush=True,
+            )
         steps, why = stepping(args, project)
         ours = knee(steps)
         print(f"project: stopped at {why}; knee {_describe(ours)}", flush=True)
