@@ -126,9 +126,12 @@ def run(
             sent.append(None)
         pgconn.pipeline_sync()
         results = _answers(pgconn)
-    finally:
-        if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
-            pgconn.exit_pipeline_mode()
+    except BaseException:
+        # Left in the middle of the pipeline (a lost connection, an interrupted wait): what the
+        # server has done is unknown, so the connection is closed and its owner opens another.
+        connection.close()
+        raise
+    pgconn.exit_pipeline_mode()  # every answer up to the sync is read
     return _read(connection, session, adapt, sent, results, len(statements))
 
 

@@ -152,3 +152,20 @@ def test_an_action_that_owns_its_transaction_commits_with_its_writes(table, alic
     assert sent == [(2, True, False, in_transaction), (4, False, True, idle)]
     assert [written.version for written in published] == [answer["v"]]
     assert ActionReceipt.objects.get(table_id=table.pk, client_id="c1").version == answer["v"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_round_trip_cut_short_closes_the_connection_and_the_next_one_opens_anew(table, monkeypatch):
+    import pgpipe
+
+    def interrupted(fileno, event):
+        raise KeyboardInterrupt  # as a signal would, in the middle of the wait
+
+    monkeypatch.setattr(pgpipe, "_wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        statements.execute("SELECT pg_sleep(0.05)", [])  # the answer cannot be there yet
+    monkeypatch.undo()
+    assert connection.connection.closed
+    connection.close()  # what Django does with a closed connection at the end of a request
+    assert statements.execute(SEAT_ROWS, [table.pk]).rowcount == 2
