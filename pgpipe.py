@@ -35,7 +35,7 @@ from psycopg.types.numeric import Int8Dumper
 Answer = tuple[list[tuple[Any, ...]], int]
 
 _PLACEHOLDER = re.compile(r"%[s%]")
-_BEGIN, _COMMIT = b"BEGIN", b"COMMIT"
+_BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
 _OK = (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)
 
 
@@ -48,6 +48,9 @@ class _Session:
         # per width of its numbers.
         self.context = psycopg.Cursor(connection)
         self.context.adapters.register_dumper(int, Int8Dumper)
+        # One transformer for every round trip, as a cursor keeps one for all its queries: the
+        # dumpers and loaders it has looked up stay with it.
+        self.adapt = Transformer.from_context(self.context)
         self.prepared: dict[tuple[bytes, tuple[int, ...]], bytes] = {}
 
 
@@ -79,10 +82,11 @@ def run(
     prepare: bool = True,
     begin: bool = False,
     commit: bool = False,
+    rollback: bool = False,
 ) -> list[Answer]:
     """Send ``statements`` (SQL with ``%s`` placeholders, and their values) in one round trip,
-    after a ``BEGIN`` if ``begin`` and before a ``COMMIT`` if ``commit``, and return each
-    statement's answer.
+    after a ``BEGIN`` if ``begin`` and before a ``COMMIT`` if ``commit`` (or a ``ROLLBACK`` if
+    ``rollback``), and return each statement's answer.
 
     The server runs them one after the other, each with its own snapshot. If one fails, the
     ones after it do not run (nor the ``COMMIT``) and its error is raised, as psycopg raises
@@ -94,7 +98,7 @@ def run(
     session = _sessions.get(connection)
     if session is None:
         session = _sessions[connection] = _Session(connection)
-    adapt = Transformer.from_context(session.context)
+    adapt = session.adapt
     # Every value is adapted before anything is sent: a value PostgreSQL cannot take (a NUL in
     # a text) raises here, with nothing sent and the connection as it was.
     dumped = []
@@ -121,8 +125,8 @@ def run(
                     sent.append(key)
                 pgconn.send_query_prepared(name, params, formats)
             sent.append(index)
-        if commit:
-            pgconn.send_query_params(_COMMIT, None)
+        if commit or rollback:
+            pgconn.send_query_params(_COMMIT if commit else _ROLLBACK, None)
             sent.append(None)
         pgconn.pipeline_sync()
         results = _answers(pgconn)

@@ -23,13 +23,15 @@ use it (docs/ARCHITECTURE.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import transaction as django_transaction
 from django.db.models import Field, Model, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -113,6 +115,57 @@ def execute_many(statements: Sequence[Statement], *, commit: bool = False) -> li
         for sql, params in statements:
             db.queries_log.append({"sql": f"{sql} -- {list(params)!r}", "time": elapsed})
     return [Result(rows, count) for rows, count in answers]
+
+
+#: psycopg.pq.TransactionStatus: a transaction open and working.
+_INTRANS = 2
+
+
+@contextmanager
+def transaction(*, savepoint: bool = False) -> Iterator[bool]:
+    """A transaction for a hot path (a posting, a deposit); yields whether it is its own.
+
+    Inside a caller's transaction, or on another database than PostgreSQL, this is
+    ``atomic(savepoint=savepoint)``: without a savepoint, an error marks the caller's
+    transaction for rollback; with one, only this block's work is undone.
+
+    Otherwise the block owns its transaction, as Django's manual transaction management does
+    (autocommit off, then on again), without the bookkeeping of an ``atomic`` block or the
+    commit through psycopg's layers: together a fifth of a posting's Python time
+    (docs/PERFORMANCE.md, "Session 11"):
+
+    - its ``BEGIN`` goes with its first statements (:func:`execute_many`);
+    - a write sent with ``commit=True`` carries its ``COMMIT``; if the block ends without one
+      (a refusal, a retry answered from the ledger) the ``COMMIT`` goes alone, in one round trip;
+    - an error rolls it back (Django's ``rollback``).
+
+    ORM queries and ``atomic`` blocks inside are part of it, as in any transaction Django
+    manages by hand; an ``on_commit`` hook is refused (Django allows none in one).
+    """
+    db = _default()
+    if db.vendor != "postgresql" or db.in_atomic_block or not db.get_autocommit():
+        with django_transaction.atomic(savepoint=savepoint):
+            yield False
+        return
+    db.set_autocommit(False)
+    try:
+        yield True
+        raw = db.connection
+        if raw.info.transaction_status == _INTRANS:  # no write carried the COMMIT
+            import pgpipe
+
+            with db.wrap_database_errors:
+                pgpipe.run(raw, [], begin=False, commit=True)
+    except BaseException:
+        raw = db.connection
+        if raw is not None and not (raw.closed or raw.broken):
+            db.rollback()
+        else:  # the connection broke: what the server did is its own
+            db.close()
+        raise
+    finally:
+        if db.connection is not None and not db.connection.closed:
+            db.set_autocommit(True)
 
 
 def owns_transaction() -> bool:
@@ -265,8 +318,8 @@ class Insert(_Write):
         if rows:
             execute(*self.statement(rows))
 
-    def one(self, row: Sequence[Any]) -> Any:
-        return execute(self._sql(1, True), self._params(row)).rows[0][0]
+    def one(self, row: Sequence[Any], *, commit: bool = False) -> Any:
+        return execute_many([(self._sql(1, True), self._params(row))], commit=commit)[0].rows[0][0]
 
 
 class Update(_Write):
@@ -284,8 +337,8 @@ class Update(_Write):
             self._compiled[key] = sql
         return sql, [*self._params(values), pk]
 
-    def run(self, pk: Any, values: Sequence[Any]) -> int:
-        return execute(*self.statement(pk, values)).rowcount
+    def run(self, pk: Any, values: Sequence[Any], *, commit: bool = False) -> int:
+        return execute_many([self.statement(pk, values)], commit=commit)[0].rowcount
 
 
 def locked(model: type[ModelT], name: str, value: Any) -> ModelT | None:
@@ -316,14 +369,17 @@ def _write(kind: type[WriteT], model: type[Model], names: Sequence[str]) -> Writ
     return written
 
 
-def insert(model: type[ModelT], values: dict[str, Any]) -> ModelT:
-    """Insert one row of the fields named (attribute names, such as ``user_id``) and return it."""
-    pk = _write(Insert, model, list(values)).one(list(values.values()))
+def insert(model: type[ModelT], values: dict[str, Any], *, commit: bool = False) -> ModelT:
+    """Insert one row of the fields named (attribute names, such as ``user_id``) and return it.
+    With ``commit`` (the last statement of a block that owns its transaction, see
+    :func:`transaction`) the ``COMMIT`` goes with it."""
+    pk = _write(Insert, model, list(values)).one(list(values.values()), commit=commit)
     primary = model._meta.pk
     assert primary is not None  # _Write checked it
     return _loaded(model, [primary.attname, *values], [pk, *values.values()], convert=False)
 
 
-def update(row: Model, names: Sequence[str]) -> int:
-    """Write the fields named (attribute names) of a model instance to its row."""
-    return _write(Update, type(row), names).run(row.pk, [getattr(row, name) for name in names])
+def update(row: Model, names: Sequence[str], *, commit: bool = False) -> int:
+    """Write the fields named (attribute names) of a model instance to its row (with the
+    ``COMMIT``, as :func:`insert`, if ``commit``)."""
+    return _write(Update, type(row), names).run(row.pk, [getattr(row, name) for name in names], commit=commit)

@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 import statements
@@ -182,12 +181,12 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
         "decided_at": None,
         "failure_reason": "",
     }
-    with transaction.atomic():
+    with statements.transaction(savepoint=True) as own:
         # Under the player's lock: two deposits at once must not both fit under one limit.
         _, changes = statements.execute_many([lock_statement(uid), limits.CHANGES.statement(uid)])
         found = limits.limits_among(statements.instances(LimitChange, changes.rows), DEPOSIT_KINDS, now)
         check_deposit(uid, amount, now=now, found=found)
-        deposit = statements.insert(Deposit, values)
+        deposit = statements.insert(Deposit, values, commit=own)
     if getattr(provider, "confirms_itself", False):
         return confirm_deposit(reference)  # the sandbox plays the provider's callback
     return deposit
@@ -200,7 +199,7 @@ def confirm_deposit(provider_ref: str, *, by_user: User | None = None) -> Deposi
     raises ``already_decided``. A staff member confirming by hand (``by_user``) may not
     confirm their own deposit.
     """
-    with transaction.atomic():
+    with statements.transaction(savepoint=True) as own:
         deposit = _locked_deposit(provider_ref)
         if by_user is not None and int(by_user.pk) == deposit.user_id:
             raise WalletError(Code.NOT_STAFF, "Nobody confirms their own deposit.")
@@ -221,13 +220,13 @@ def confirm_deposit(provider_ref: str, *, by_user: User | None = None) -> Deposi
         deposit.status = Deposit.Status.CONFIRMED
         deposit.journal = journal
         deposit.decided_at = timezone.now()
-        statements.update(deposit, ["status", "journal_id", "decided_at"])
+        statements.update(deposit, ["status", "journal_id", "decided_at"], commit=own)
         return deposit
 
 
 def fail_deposit(provider_ref: str, reason: str = "") -> Deposit:
     """The provider says the payment failed: nothing is credited. Once decided, stays decided."""
-    with transaction.atomic():
+    with statements.transaction(savepoint=True) as own:
         deposit = _locked_deposit(provider_ref)
         if deposit.status == Deposit.Status.FAILED:
             return deposit
@@ -236,7 +235,7 @@ def fail_deposit(provider_ref: str, reason: str = "") -> Deposit:
         deposit.status = Deposit.Status.FAILED
         deposit.failure_reason = reason[:200]
         deposit.decided_at = timezone.now()
-        statements.update(deposit, ["status", "failure_reason", "decided_at"])
+        statements.update(deposit, ["status", "failure_reason", "decided_at"], commit=own)
         return deposit
 
 
@@ -274,7 +273,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     if not isinstance(request_key, str) or not 1 <= len(request_key) <= 100:
         raise WalletError(Code.BAD_REQUEST, "The request key must be 1 to 100 characters.")
     wallet, hold, tax_account = user_spec(uid), withdrawal_hold_spec(uid), tax_spec()
-    with transaction.atomic():
+    with statements.transaction(savepoint=True) as own:
         # One round trip: the player's lock (the year's tax is counted under it: two at once
         # count both), their identity's status and an earlier request with this key.
         _, status, earlier = statements.execute_many(
@@ -342,6 +341,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
                 "correction_journal_id": None,
                 "created_at": timezone.now(),
             },
+            commit=own,
         )
         withdrawal.hold_journal = journal
         return withdrawal
@@ -372,7 +372,7 @@ def _decide(
 ) -> Withdrawal:
     if not getattr(by_user, "is_staff", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may approve or reject withdrawals.")
-    with transaction.atomic():
+    with statements.transaction(savepoint=True) as own:
         withdrawal = statements.locked(Withdrawal, "id", withdrawal_id)
         if withdrawal is None:
             raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
@@ -384,7 +384,7 @@ def _decide(
             if withdrawal.first_approved_by_id is None:
                 withdrawal.first_approved_by = by_user
                 withdrawal.first_approved_at = timezone.now()
-                statements.update(withdrawal, ["first_approved_by_id", "first_approved_at"])
+                statements.update(withdrawal, ["first_approved_by_id", "first_approved_at"], commit=own)
                 return withdrawal
             if withdrawal.first_approved_by_id == by_user.pk:
                 raise WalletError(
@@ -419,6 +419,7 @@ def _decide(
         statements.update(
             withdrawal,
             ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "provider_ref"],
+            commit=own,
         )
         return withdrawal
 
@@ -453,7 +454,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
     reason = visible(reason)
     if not reason:
         raise WalletError(Code.BAD_REQUEST, "Say why the withdrawal is corrected.")
-    with transaction.atomic():
+    with statements.transaction(savepoint=True) as own:
         withdrawal = statements.locked(Withdrawal, "id", withdrawal_id)
         if withdrawal is None:
             raise WalletError(Code.NOT_FOUND, f"No withdrawal {withdrawal_id}.")
@@ -477,7 +478,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
         _return_tax(withdrawal, by_user, "returned")
         withdrawal.status = Withdrawal.Status.RETURNED
         withdrawal.correction_journal = journal
-        statements.update(withdrawal, ["status", "correction_journal_id"])
+        statements.update(withdrawal, ["status", "correction_journal_id"], commit=own)
         return withdrawal
 
 

@@ -34,7 +34,7 @@ from datetime import UTC
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -161,12 +161,10 @@ def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.R
     locks = _select_for_update(currency, list(wanted), reads)
     missing = [spec for ref, spec in wanted.items() if ref not in locks]
     if missing:
-        sql.create_accounts(
-            [(spec.kind, spec.currency, spec.ref, spec.owner_id, spec.allow_negative) for spec in missing],
-            timezone.now(),
-        )
-        # Lock again, and read again: the reads must come after every lock.
-        locks = _select_for_update(currency, list(wanted), reads)
+        # Create them, lock again and read again (the reads must come after every lock): one
+        # round trip on PostgreSQL.
+        new = [(spec.kind, spec.currency, spec.ref, spec.owner_id, spec.allow_negative) for spec in missing]
+        locks = _select_for_update(currency, list(wanted), reads, create=new)
     for ref, spec in wanted.items():
         row = locks[ref]
         if row.kind != spec.kind or (spec.owner_id is not None and row.owner_id != spec.owner_id):
@@ -174,8 +172,14 @@ def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.R
     return locks
 
 
-def _select_for_update(currency: str, refs: list[str], reads: Sequence[sql.Read]) -> Locks:
-    rows, results = sql.select_for_update(currency, refs, reads) if refs else ([], [])
+def _select_for_update(
+    currency: str, refs: list[str], reads: Sequence[sql.Read], create: Sequence[sql.NewAccount] = ()
+) -> Locks:
+    rows: list[tuple[Any, ...]] = []
+    results: list[list[tuple[Any, ...]]] = []
+    if refs:
+        now = timezone.now() if create else None
+        rows, results = sql.select_for_update(currency, refs, reads, create=create, now=now)
     locks = Locks(
         (
             row[2],
@@ -235,12 +239,23 @@ class Plan:
     allow_empty: bool = False
 
 
-def content_hash(kind: str, currency: str, meta: Meta, legs: Sequence[Leg] | None = None) -> str:
-    """sha256 of what was asked: same key and same hash is a retry; a different hash is a conflict."""
-    body: dict[str, Any] = {"kind": kind, "currency": currency, "meta": meta}
+def canonical_json(value: Any) -> str:
+    """The one text of a JSON value: keys sorted, no spaces, ASCII only (what is hashed)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+
+
+def content_hash(kind: str, currency: str, meta: Meta | str, legs: Sequence[Leg] | None = None) -> str:
+    """sha256 of what was asked: same key and same hash is a retry; a different hash is a conflict.
+
+    The hash of the canonical text of ``{"currency", "kind", "legs", "meta"}``. ``meta`` may be
+    given as its canonical text already (the posting stores that text too), which is spliced
+    in where its keys sort, so it is encoded once.
+    """
+    meta_text = meta if isinstance(meta, str) else canonical_json(meta)
+    text = '{"currency":' + canonical_json(currency) + ',"kind":' + canonical_json(kind)
     if legs is not None:
-        body["legs"] = [[leg.debit, leg.credit, leg.amount] for leg in legs]
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+        text += ',"legs":' + canonical_json([[leg.debit, leg.credit, leg.amount] for leg in legs])
+    text += ',"meta":' + meta_text + "}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -265,12 +280,13 @@ def execute(
     """
     if not key or len(key) > 200:
         raise WalletError(Code.BAD_REQUEST, "An idempotency key of 1 to 200 characters is required.")
-    digest = content_hash(kind, currency, meta, legs_for_hash)
+    meta_json = canonical_json(meta)
+    digest = content_hash(kind, currency, meta_json, legs_for_hash)
     row = sql.JournalRow(
         key=key,
         kind=kind,
         currency=currency,
-        meta_json=json.dumps(meta, sort_keys=True, default=str),
+        meta_json=meta_json,
         content_hash=digest,
         created_at=timezone.now(),
         created_by_id=created_by_id,
@@ -284,8 +300,7 @@ def execute(
     key_free = False
     # Nothing runs in this block after the write: when it owns the transaction, the write
     # carries the COMMIT in its round trip (wallet.sql).
-    owner = statements.owns_transaction()
-    with transaction.atomic(savepoint=False):
+    with statements.transaction() as owner:
         try:
             # The key is read with the lock, in its round trip: a retry is answered at once,
             # with no plan and no write (the lock waited for the original, if it was running).
@@ -475,7 +490,12 @@ def _journal(
         "created_by_id": created_by_id,
         "reverses_id": reverses_id,
     }
-    return statements.instance(Journal, list(values), list(values.values()))
+    # The values are the model's already (meta a dict, an aware time): no conversion.
+    return Journal.from_db(DEFAULT_DB_ALIAS, _JOURNAL_FIELDS, [values[name] for name in _JOURNAL_FIELDS])
+
+
+#: Journal's columns in the order of its fields, as ``Model.from_db`` takes them.
+_JOURNAL_FIELDS = [field.attname for field in Journal._meta.concrete_fields]
 
 
 Written = tuple[list[tuple[int, int, int]], list[tuple[int, int, int, int, int]], list[sql.AccountUpdate]]

@@ -79,20 +79,34 @@ _LOCK_PG = (
 
 Read = statements.Statement
 
+#: An account to create: kind, currency, ref, owner id, whether it may go below zero.
+NewAccount = tuple[str, str, str, int | None, bool]
+
 
 def select_for_update(
-    currency: str, refs: list[str], reads: Sequence[Read] = ()
+    currency: str,
+    refs: list[str],
+    reads: Sequence[Read] = (),
+    *,
+    create: Sequence[NewAccount] = (),
+    now: Any = None,
 ) -> tuple[list[tuple[Any, ...]], list[list[tuple[Any, ...]]]]:
-    """Lock the accounts by ref in id order, then run ``reads``; return both results.
+    """Lock the accounts by ref in id order, then run ``reads``; return both results. With
+    ``create``, those accounts are inserted first (unless they exist), created at ``now``.
 
-    PostgreSQL takes row locks; its fast path sends the reads in the same round trip (they run
+    PostgreSQL takes row locks; its fast path sends the insert, the lock and the reads in one
+    round trip (the server runs them in turn: the lock sees the new accounts, and the reads run
     after the lock is granted, so they see everything committed before it). SQLite holds the
     whole database for the transaction.
     """
     conn = connections[DEFAULT_DB_ALIAS]
     if fast():
-        lock, *results = statements.execute_many([(_LOCK_PG, [currency, texts(refs)]), *reads])
+        first = [_create_pg(create, now)] if create else []
+        answers = statements.execute_many([*first, (_LOCK_PG, [currency, texts(refs)]), *reads])
+        lock, *results = answers[len(first) :]
         return lock.rows, [result.rows for result in results]
+    if create:
+        _create_portable(create, now)
     placeholders = ", ".join(["%s"] * len(refs))
     for_update = " FOR UPDATE" if conn.features.has_select_for_update else ""
     rows = fetch(
@@ -113,15 +127,16 @@ _CREATE_PG = (
 )
 
 
-def create_accounts(rows: Sequence[tuple[str, str, str, int | None, bool]], now: Any) -> None:
-    """Insert accounts (kind, currency, ref, owner id, allow negative) unless they exist."""
+def _create_pg(rows: Sequence[NewAccount], now: Any) -> Read:
+    owners = "{" + ",".join("NULL" if row[3] is None else str(int(row[3])) for row in rows) + "}"
+    flags = "{" + ",".join("t" if row[4] else "f" for row in rows) + "}"
+    columns = [texts(str(row[i]) for row in rows) for i in range(3)]
+    return _CREATE_PG, [now, *columns, owners, flags]
+
+
+def _create_portable(rows: Sequence[NewAccount], now: Any) -> None:
+    """Insert accounts unless they exist (the fast path sends :func:`_create_pg` with its lock)."""
     conn = connections[DEFAULT_DB_ALIAS]
-    if fast():
-        owners = "{" + ",".join("NULL" if row[3] is None else str(int(row[3])) for row in rows) + "}"
-        flags = "{" + ",".join("t" if row[4] else "f" for row in rows) + "}"
-        columns = [texts(str(row[i]) for row in rows) for i in range(3)]
-        statements.execute(_CREATE_PG, [now, *columns, owners, flags])
-        return
     values = ", ".join(["(%s, %s, %s, %s, %s, 0, 0, %s)"] * len(rows))
     created_at = conn.ops.adapt_datetimefield_value(now)
     with conn.cursor() as cursor:

@@ -10,14 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
+from django.db.transaction import TransactionManagementError
 
 import pgpipe
+import statements
 from tests.conftest import make_user
 from tests.wallet.support import _fast_password_hashing, fund, wallet  # noqa: F401 (fixtures)
 from wallet import ledger, sql
+from wallet.errors import WalletError
 from wallet.ledger import post, user_spec
-from wallet.models import Journal, JournalKind
+from wallet.models import Currency, Journal, JournalKind
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -97,3 +101,100 @@ def test_a_write_that_fails_commits_nothing(monkeypatch):
     assert connection.is_usable()
     transfer("pay:3", alice, bob, 2_500)  # the same key, now written once
     assert (wallet(alice), wallet(bob)) == (7_500, 2_500)
+
+
+# --- the posting's own transaction, without Django's atomic block (statements.transaction) ---
+
+
+def test_a_refused_posting_ends_its_own_transaction_in_one_round_trip(sent):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 1_000)
+    transfer("pay:0", alice, bob, 500)
+    sent.clear()
+    with pytest.raises(WalletError) as refused:
+        transfer("pay:too-much", alice, bob, 2_500)
+    assert refused.value.code == "insufficient_funds"
+    assert sent == [
+        (["SELECT", "SELECT"], True, False, INTRANS),  # BEGIN, the lock and the key's read
+        ([], False, True, IDLE),  # the COMMIT alone (the lock is let go at once)
+    ]
+    assert not connection.in_atomic_block
+    assert (wallet(alice), wallet(bob)) == (500, 500)
+
+
+def test_a_retry_is_answered_from_the_ledger_and_its_transaction_ended(sent):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10_000)
+    first = transfer("pay:1", alice, bob, 2_500)
+    sent.clear()
+    again = transfer("pay:1", alice, bob, 2_500)
+    assert (again.pk, again.replayed) == (first.pk, True)
+    assert sent == [(["SELECT", "SELECT"], True, False, INTRANS), ([], False, True, IDLE)]
+    assert (wallet(alice), wallet(bob)) == (7_500, 2_500)
+
+
+def test_an_error_under_the_locks_rolls_the_posting_back_and_the_connection_stays_usable(sent):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10_000)
+    sent.clear()
+
+    def broken_plan(_locks: Any) -> Any:
+        raise RuntimeError("a bug in a plan")
+
+    with pytest.raises(RuntimeError):
+        ledger.execute(
+            key="pay:broken",
+            kind=JournalKind.ADJUSTMENT,
+            currency=Currency.INR,
+            accounts=[user_spec(alice.pk), user_spec(bob.pk)],
+            meta={},
+            plan=broken_plan,
+        )
+    assert sent[0] == (["SELECT", "SELECT"], True, False, INTRANS)
+    assert not any(committed for _, _, committed, _ in sent)  # then Django's ROLLBACK
+    assert connection.connection.info.transaction_status == IDLE
+    assert connection.get_autocommit()
+    assert not Journal.objects.filter(key="pay:broken").exists()
+    transfer("pay:after", alice, bob, 100)
+    assert (wallet(alice), wallet(bob)) == (9_900, 100)
+
+
+def test_inside_its_own_transaction_an_atomic_block_is_a_savepoint_and_on_commit_is_refused():
+    """The block's own transaction is one Django manages by hand: an atomic block inside is a
+    savepoint of it (its error undoes only its part), and an on_commit hook has nowhere to go."""
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10_000)
+
+    def pay_then_change_its_mind() -> None:
+        with statements.transaction(savepoint=True) as inner:
+            assert not inner  # part of the outer one
+            transfer("pay:undone", alice, bob, 200)
+            raise RuntimeError("the inner block changes its mind")
+
+    with statements.transaction() as own:
+        assert own
+        assert not connection.get_autocommit()
+        transfer("pay:kept", alice, bob, 100)
+        with pytest.raises(RuntimeError):
+            pay_then_change_its_mind()
+        with pytest.raises(TransactionManagementError):
+            transaction.on_commit(lambda: None)
+        assert connection.connection.info.transaction_status == INTRANS
+    assert connection.get_autocommit()
+    assert connection.connection.info.transaction_status == IDLE
+    assert list(Journal.objects.filter(key__startswith="pay:").values_list("key", flat=True)) == ["pay:kept"]
+    assert (wallet(alice), wallet(bob)) == (9_900, 100)
+
+
+def test_a_locking_read_is_built_and_run_inside_its_own_transaction():
+    """Django builds a ``FOR UPDATE`` read only inside a transaction it knows of: the block's
+    own is one (a first version of it, unknown to Django, failed a process's first deposit)."""
+    alice = make_user("alice")
+    read = statements.Prepared(
+        lambda pk: get_user_model().objects.filter(pk=pk).select_for_update().values_list("pk"), arity=1
+    )
+    with statements.transaction() as own:
+        assert own
+        assert list(read.rows(alice.pk)) == [(alice.pk,)]
+        assert connection.connection.info.transaction_status == INTRANS
+    assert connection.connection.info.transaction_status == IDLE

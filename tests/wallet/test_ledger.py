@@ -15,7 +15,9 @@ from wallet.errors import WalletError
 from wallet.ledger import (
     MAX_AMOUNT,
     Leg,
+    canonical_json,
     cashier_spec,
+    content_hash,
     execute,
     house_spec,
     lock,
@@ -335,3 +337,16 @@ def test_a_closed_pool_holds_nothing_by_constraint(alice):
         Account.objects.filter(ref="pool:5").update(
             balance=10, allow_negative=False, closed_at="2030-01-01T00:00Z"
         )
+
+
+def test_the_content_hash_of_a_request_never_changes():
+    """A retry is recognised by the hash stored with the journal it repeats: the hash of a
+    request must stay what every earlier version of the ledger stored (pinned values)."""
+    meta = {"pool": "pool:7", "user": 12, "fee": 10000, "capacity": 6, "variant": "101", "note": "ünïcode"}
+    legs = [Leg("user:12", "pool:7", 10000)]
+    pinned = "f75d578186fc9891003f11f0237dbe21893a63ae595af8c600fc91494c843c8c"
+    assert content_hash(JournalKind.ENTRY_FEE, Currency.INR, meta, legs) == pinned
+    assert content_hash("entry_fee", "INR", canonical_json(meta), legs) == pinned
+    without_legs = "12afc2e952c36266f6aab4e932d3a88e712268e6815c637bae61ab5bfa30ceb0"
+    assert content_hash(JournalKind.ENTRY_FEE, Currency.INR, meta) == without_legs
+    assert canonical_json({"b": 1, "a": ["ü"]}) == '{"a":["\\u00fc"],"b":1}'
