@@ -105,10 +105,13 @@ def execute_many(statements: Sequence[Statement], *, commit: bool = False) -> li
     logged = db.queries_logged
     started = time.monotonic() if logged else 0.0
     with db.wrap_database_errors:
-        db.ensure_connection()
         raw = db.connection
-        begin = not raw.autocommit and raw.info.transaction_status == _IDLE
-        commit = commit and not raw.autocommit
+        if raw is None:  # (once a thread: connecting checks it is not an event loop's)
+            db.ensure_connection()
+            raw = db.connection
+        autocommit = raw.autocommit
+        begin = not autocommit and raw.pgconn.transaction_status == _IDLE
+        commit = commit and not autocommit
         answers = pgpipe.run(raw, statements, prepare=prepare, begin=begin, commit=commit)
     if logged:
         elapsed = f"{time.monotonic() - started:.3f}"
