@@ -36,6 +36,13 @@ Answer = tuple[list[tuple[Any, ...]], int]
 
 _PLACEHOLDER = re.compile(r"%[s%]")
 _BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
+#: Around a statement's first run, when its plan is made (a generic plan, kept for the
+#: connection): no sequential scan where an index can serve. The hot paths read and lock a
+#: handful of rows by key; planned while a table is a few pages (a new site: the ledger's lock
+#: with 400 to 1,500 accounts), they scanned the whole table at every run for the connection's
+#: life (docs/PERFORMANCE.md, "Session 11"). If the round trip fails, its transaction (or the
+#: implicit one up to the sync) takes the setting back with it.
+_INDEXES_ONLY, _ANY_SCAN = b"SET enable_seqscan = off", b"RESET enable_seqscan"
 _OK = (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)
 
 
@@ -108,10 +115,15 @@ def run(
     # What each answer of the pipeline is, in order: a statement's index; None for a BEGIN or a
     # COMMIT; for a PREPARE, its key (so that a failed one is not taken as prepared).
     sent: list[tuple[bytes, tuple[int, ...]] | int | None] = []
+    # A statement prepared now gets its plan at its first run: planned for its indexes.
+    planning = prepare and any((query, types) not in session.prepared for query, _, types, _ in dumped)
     pgconn.enter_pipeline_mode()
     try:
         if begin:
             pgconn.send_query_params(_BEGIN, None)
+            sent.append(None)
+        if planning:
+            pgconn.send_query_params(_INDEXES_ONLY, None)
             sent.append(None)
         for index, (query, params, types, formats) in enumerate(dumped):
             if not prepare:
@@ -125,6 +137,9 @@ def run(
                     sent.append(key)
                 pgconn.send_query_prepared(name, params, formats)
             sent.append(index)
+        if planning:
+            pgconn.send_query_params(_ANY_SCAN, None)
+            sent.append(None)
         if commit or rollback:
             pgconn.send_query_params(_COMMIT if commit else _ROLLBACK, None)
             sent.append(None)

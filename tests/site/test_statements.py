@@ -169,3 +169,68 @@ def test_a_round_trip_cut_short_closes_the_connection_and_the_next_one_opens_ane
     assert connection.connection.closed
     connection.close()  # what Django does with a closed connection at the end of a request
     assert statements.execute(SEAT_ROWS, [table.pk]).rowcount == 2
+
+
+def _new_connection_plan(sql: str, params: list[object]) -> tuple[str, str]:
+    """Run ``sql`` once on a new connection (in a transaction, as the hot paths do), then its
+    cached plan and the connection's ``enable_seqscan`` after the round trip."""
+    import pgpipe
+
+    connection.close()
+    with transaction.atomic():
+        statements.execute(sql, params)
+    raw = connection.connection
+    [name] = [
+        name for (query, _), name in pgpipe._sessions[raw].prepared.items() if b"wallet_account" in query
+    ]
+    with raw.cursor() as cursor:
+        literals = ", ".join(["%s"] * len(params))
+        cursor.execute(f"EXPLAIN EXECUTE {name.decode()}({literals})", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("SHOW enable_seqscan")
+        (seqscan,) = cursor.fetchone()
+    return plan, seqscan
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_hot_statement_is_planned_for_its_index_even_on_a_small_table():
+    """Planned while the table is a few pages (a new site: here 400 accounts), the generic plan
+    of the ledger's lock scanned the whole table, at every posting for the connection's life
+    (until some 1,500 accounts, where the index wins again): its plan is made with sequential
+    scans off, and the setting is back on after."""
+    from wallet import sql
+
+    with connection.cursor() as cursor:  # a few pages of accounts
+        cursor.execute(
+            "INSERT INTO wallet_account (kind, currency, ref, owner_id, allow_negative, balance, version, "
+            "created_at) SELECT 'cashier', 'INR', 'cashier:' || i, NULL, true, 0, 0, now() "
+            "FROM generate_series(1, 400) i"
+        )
+    plan, seqscan = _new_connection_plan(sql._LOCK_PG, ["INR", "{cashier:1,cashier:2}"])
+    assert "Index Scan using wallet_account_ref_currency_uniq" in plan, plan
+    assert "Seq Scan" not in plan, plan
+    assert seqscan == "on"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("in_transaction", [False, True])
+def test_a_first_run_that_fails_leaves_sequential_scans_on(in_transaction):
+    """The setting goes back with the round trip's transaction (or the implicit one a round
+    trip outside a transaction runs in) when a statement fails before it is reset."""
+    failing = "SELECT 1 / (COUNT(*) - COUNT(*)) FROM wallet_account WHERE id = %s"
+    connection.close()
+
+    def run() -> None:
+        if in_transaction:
+            with transaction.atomic():
+                statements.execute(failing, [1])
+        else:
+            statements.execute(failing, [1])
+
+    with pytest.raises(DatabaseError, match="division by zero"):
+        run()
+    with connection.connection.cursor() as cursor:
+        cursor.execute("SHOW enable_seqscan")
+        assert cursor.fetchone() == ("on",)
