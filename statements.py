@@ -167,7 +167,8 @@ def transaction(*, savepoint: bool = False) -> Iterator[bool]:
             db.close()
         raise
     finally:
-        if db.connection is not None and not db.connection.closed:
+        raw = db.connection
+        if raw is not None and not (raw.closed or raw.broken):
             db.set_autocommit(True)
 
 
