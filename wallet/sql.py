@@ -60,7 +60,12 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 
 def bigints(values: Iterable[int]) -> str:
     """A PostgreSQL array literal of integers (cheaper to send than a list adapted value by value)."""
-    return "{" + ",".join(str(int(value)) for value in values) + "}"
+    return "{" + ",".join(map(str, map(int, values))) + "}"
+
+
+def _columns(rows: Sequence[Sequence[int]], width: int) -> list[str]:
+    """Each column of ``rows`` (``width`` integers each) as an array literal."""
+    return [bigints(column) for column in zip(*rows, strict=True)] if rows else ["{}"] * width
 
 
 def texts(values: Iterable[str]) -> str:
@@ -180,12 +185,13 @@ WITH j AS (
     WHERE a.id = acc.id
     RETURNING a.id
 )
-SELECT CASE WHEN NOT EXISTS (SELECT FROM j) OR (SELECT count(*) FROM u) = %s
-    THEN (SELECT id FROM j)
+SELECT CASE WHEN j.id IS NULL OR moved.n = %s
+    THEN j.id
     -- Not every account moved: fail the statement, and so the COMMIT sent after it. (Not a
     -- constant, which the planner would fold, and fail, whatever the condition.)
-    ELSE ('ledger bug: ' || (SELECT count(*) FROM u) || ' accounts updated')::bigint
+    ELSE ('ledger bug: ' || moved.n || ' accounts updated')::bigint
 END
+FROM (SELECT count(*) AS n FROM u) AS moved LEFT JOIN j ON true
 """
 
 
@@ -227,15 +233,10 @@ def _write_pg(
         journal.created_by_id,
         journal.reverses_id,
         journal.currency,
-        bigints(leg[0] for leg in legs),
-        bigints(leg[1] for leg in legs),
-        bigints(leg[2] for leg in legs),
-        *(bigints(entry[i] for entry in entries) for i in range(5)),
+        *_columns(legs, 3),
+        *_columns(entries, 5),
         journal.created_at,
-        bigints(account.id for account in accounts),
-        bigints(account.balance for account in accounts),
-        bigints(account.version for account in accounts),
-        bigints(account.state for account in accounts),
+        *_columns([(account.id, account.balance, account.version, account.state) for account in accounts], 4),
         len(accounts),
     ]
     # The statement itself fails if an account did not move, before any COMMIT can follow it.
