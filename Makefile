@@ -60,8 +60,9 @@ clean:
 # Production serving on PostgreSQL and Redis, DEBUG off: migrate, collect the static files
 # (WhiteNoise serves them), then daphne, a Celery worker and Celery beat (the game timers; see
 # docs/PROTOCOL.md, "Timers"). Needs SECRET_KEY, ALLOWED_HOSTS and REDIS_URL (and usually
-# DATABASE_URL); README, "Production", and docs/DEPLOY.md. Ctrl-C stops all three. The
-# Procfile runs the same three processes under a process manager.
+# DATABASE_URL); README, "Production", and docs/DEPLOY.md. Ctrl-C stops all three, and so
+# does a TERM sent to the recipe's shell (it waits on daphne in the background, so its trap
+# runs at once). The Procfile runs the same three processes under a process manager.
 .PHONY: run-prod
 run-prod: export DEBUG ?= 0
 run-prod: $(VENV)/.runtime
@@ -75,7 +76,8 @@ run-prod: $(VENV)/.runtime
 	trap 'trap - INT TERM HUP EXIT; kill 0' INT TERM HUP EXIT; \
 	GAME_TIMERS=celery $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
 	GAME_TIMERS=celery $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
-	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application
+	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application & \
+	wait $$!
 
 # Re-lock every dependency, transitive ones included, with hashes, from the top-level lists
 # requirements.in and requirements-dev.in (README, "Dependencies"). Add UPGRADE=1 to move
