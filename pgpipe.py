@@ -35,7 +35,7 @@ from psycopg.types.numeric import Int8Dumper
 Answer = tuple[list[tuple[Any, ...]], int]
 
 _PLACEHOLDER = re.compile(r"%[s%]")
-_BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
+_BEGIN, _COMMIT = b"BEGIN", b"COMMIT"
 #: Around a statement's first run, when its plan is made (a generic plan, kept for the
 #: connection): no sequential scan where an index can serve. The hot paths read and lock a
 #: handful of rows by key; planned while a table is a few pages (a new site: the ledger's lock
@@ -89,11 +89,10 @@ def run(
     prepare: bool = True,
     begin: bool = False,
     commit: bool = False,
-    rollback: bool = False,
 ) -> list[Answer]:
     """Send ``statements`` (SQL with ``%s`` placeholders, and their values) in one round trip,
-    after a ``BEGIN`` if ``begin`` and before a ``COMMIT`` if ``commit`` (or a ``ROLLBACK`` if
-    ``rollback``), and return each statement's answer.
+    after a ``BEGIN`` if ``begin`` and before a ``COMMIT`` if ``commit``, and return each
+    statement's answer.
 
     The server runs them one after the other, each with its own snapshot. If one fails, the
     ones after it do not run (nor the ``COMMIT``) and its error is raised, as psycopg raises
@@ -140,8 +139,8 @@ def run(
         if planning:
             pgconn.send_query_params(_ANY_SCAN, None)
             sent.append(None)
-        if commit or rollback:
-            pgconn.send_query_params(_COMMIT if commit else _ROLLBACK, None)
+        if commit:
+            pgconn.send_query_params(_COMMIT, None)
             sent.append(None)
         pgconn.pipeline_sync()
         results = _answers(pgconn)

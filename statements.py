@@ -154,7 +154,7 @@ def transaction(*, savepoint: bool = False) -> Iterator[bool]:
     try:
         yield True
         raw = db.connection
-        if raw.info.transaction_status == _INTRANS:  # no write carried the COMMIT
+        if raw.pgconn.transaction_status == _INTRANS:  # no write carried the COMMIT
             import pgpipe
 
             with db.wrap_database_errors:
