@@ -111,18 +111,19 @@ def run(
     for sql, values in statements:
         params = adapt.dump_sequence(values, [PyFormat.AUTO] * len(values))
         dumped.append((_query(sql), params, adapt.types or (), adapt.formats))
-    # What each answer of the pipeline is, in order: a statement's index; None for a BEGIN or a
-    # COMMIT; for a PREPARE, its key (so that a failed one is not taken as prepared).
+    # What each answer of the pipeline is, in order: a statement's index; None for a command of
+    # the round trip's own (BEGIN, COMMIT, a setting); for a PREPARE, its key (so that a failed
+    # one is not taken as prepared).
     sent: list[tuple[bytes, tuple[int, ...]] | int | None] = []
     # A statement prepared now gets its plan at its first run: planned for its indexes.
     planning = prepare and any((query, types) not in session.prepared for query, _, types, _ in dumped)
+    # Commands of the round trip's own, before and after the statements.
+    first = [command for command, wanted in ((_BEGIN, begin), (_INDEXES_ONLY, planning)) if wanted]
+    last = [command for command, wanted in ((_ANY_SCAN, planning), (_COMMIT, commit)) if wanted]
     pgconn.enter_pipeline_mode()
     try:
-        if begin:
-            pgconn.send_query_params(_BEGIN, None)
-            sent.append(None)
-        if planning:
-            pgconn.send_query_params(_INDEXES_ONLY, None)
+        for command in first:
+            pgconn.send_query_params(command, None)
             sent.append(None)
         for index, (query, params, types, formats) in enumerate(dumped):
             if not prepare:
@@ -136,11 +137,8 @@ def run(
                     sent.append(key)
                 pgconn.send_query_prepared(name, params, formats)
             sent.append(index)
-        if planning:
-            pgconn.send_query_params(_ANY_SCAN, None)
-            sent.append(None)
-        if commit:
-            pgconn.send_query_params(_COMMIT, None)
+        for command in last:
+            pgconn.send_query_params(command, None)
             sent.append(None)
         pgconn.pipeline_sync()
         results = _answers(pgconn)
