@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,23 @@ def _missing() -> str | None:
     except ImportError:
         return "needs Playwright for Python (pip install -r requirements-dev.txt)"
     return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    """On a failed browser test, report what each page showed when it failed and the end of
+    each site's log: a failure in CI must say what the player saw and what the server did."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    funcargs = getattr(item, "funcargs", {})
+    browser = funcargs.get("browser")
+    for title, text in getattr(browser, "last_seen", []):
+        report.sections.append((title, text))
+    if "start_site" in funcargs:  # its tmp_path holds each site's log
+        for log in sorted(Path(funcargs["tmp_path"]).glob("daphne*.log")):
+            report.sections.append((f"site log {log.name}", log.read_text(errors="replace")[-6_000:]))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -160,5 +178,36 @@ def browser():  # type: ignore[no-untyped-def]
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
+        yield Witness(chromium)
         chromium.close()
+
+
+class Witness:
+    """The browser, whose contexts note what their pages show when a test closes them while
+    failing (``last_seen``, reported by ``pytest_runtest_makereport``): the tests close their
+    contexts in ``finally``, before any report is made."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.last_seen: list[tuple[str, str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def new_context(self, **options: Any) -> Any:
+        self.last_seen.clear()
+        context = self._browser.new_context(**options)
+        close = context.close
+
+        def close_noting_pages(**kwargs: Any) -> None:
+            if sys.exc_info()[0] is not None:  # closed by a finally block of a failing test
+                for page in context.pages:
+                    try:
+                        text = page.inner_text("body", timeout=2_000)[-3_000:]
+                    except Exception as error:  # a diagnosis never hides the failure
+                        text = f"(unreadable: {error})"
+                    self.last_seen.append((f"page at {page.url}", text))
+            close(**kwargs)
+
+        context.close = close_noting_pages
+        return context
