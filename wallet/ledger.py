@@ -61,12 +61,15 @@ Meta = Mapping[str, Any]
 
 @dataclass(frozen=True)
 class AccountSpec:
-    """An account named by what it is; created on first use."""
+    """An account named by what it is; created on first use, unless ``held`` (a seat named by
+    its ref alone: it must exist already, its owner is not checked, and a missing one is
+    ``not_found``)."""
 
     kind: AccountKind
     currency: Currency
     ref: str
     owner_id: int | None = None
+    held: bool = False
 
     @property
     def allow_negative(self) -> bool:
@@ -94,6 +97,12 @@ def pool_spec(pool_ref: str, currency: Currency = Currency.INR) -> AccountSpec:
 def seat_spec(seat_ref: str, owner_id: int, currency: Currency = Currency.INR) -> AccountSpec:
     _check_ref(seat_ref, "seat:")
     return AccountSpec(AccountKind.SEAT, currency, seat_ref, owner_id)
+
+
+def held_seat_spec(seat_ref: str, currency: Currency = Currency.INR) -> AccountSpec:
+    """A seat that money is held on already, whoever owns it (a deal's settlement)."""
+    _check_ref(seat_ref, "seat:")
+    return AccountSpec(AccountKind.SEAT, currency, seat_ref, held=True)
 
 
 def house_spec(table_ref: str, currency: Currency = Currency.INR) -> AccountSpec:
@@ -160,6 +169,9 @@ def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.R
             raise WalletError(Code.BAD_REQUEST, "All transfers of one journal must be in one currency.")
     locks = _select_for_update(currency, list(wanted), reads)
     missing = [spec for ref, spec in wanted.items() if ref not in locks]
+    never_held = [spec.ref for spec in missing if spec.held]
+    if never_held:
+        raise WalletError(Code.NOT_FOUND, f"No money is held for {', '.join(never_held)}.")
     if missing:
         # Create them, lock again and read again (the reads must come after every lock): one
         # round trip on PostgreSQL.

@@ -31,6 +31,7 @@ from wallet.ledger import (
     Plan,
     check_amount,
     execute,
+    held_seat_spec,
     house_spec,
     pool_spec,
     seat_spec,
@@ -689,21 +690,9 @@ def settle_deal(
         net[payer] = net.get(payer, 0) - points * point_value
         net[payee] = net.get(payee, 0) + points * point_value
     seats = list(net)
-    owners: dict[str, int] = {}
-    if seats:
-        placeholders = ", ".join(["%s"] * len(seats))
-        owners = dict(
-            sql.fetch(
-                "SELECT ref, owner_id FROM wallet_account "  # noqa: S608 (only %s placeholders)
-                f"WHERE currency = %s AND kind = %s AND ref IN ({placeholders})",
-                [currency, AccountKind.SEAT, *seats],
-            )
-        )
-    missing = [ref for ref in seats if ref not in owners]
-    if missing:
-        raise WalletError(Code.NOT_FOUND, f"No money is held for {', '.join(missing)}.")
     house = house_spec(table_ref, currency)
-    specs = [seat_spec(ref, owners[ref], currency) for ref in seats]
+    # The seats are locked by ref alone: a seat never held is not_found (no read before the lock).
+    specs = [held_seat_spec(ref, currency) for ref in seats]
 
     def plan(locks: Locks) -> Plan:
         for ref in seats:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connections
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from protection import kyc
 from wallet import cashier
@@ -331,14 +331,20 @@ class Worker:
 
 
 def _work(setup: Setup, shares: dict[int, int], seed: int, start: Any, out: Any) -> None:
-    """One process's writers (``shares``: worker index -> its operations), a thread each."""
+    """One process's writers (``shares``: worker index -> its operations), a thread each.
+
+    Each writer connects before the clock starts, as pgbench reports its rate without the
+    initial connection time."""
     connections.close_all()
     workers = [Worker(setup, index, ops_count, seed) for index, ops_count in shares.items()]
-    start.wait()
-    began = time.perf_counter()
-    threads = [threading.Thread(target=_write, args=(worker,)) for worker in workers]
+    connected = threading.Barrier(len(workers) + 1)
+    threads = [threading.Thread(target=_write, args=(worker, connected)) for worker in workers]
     for thread in threads:
         thread.start()
+    connected.wait()  # every writer of this process is connected
+    start.wait()  # and every other process's: the clock starts
+    began = time.perf_counter()
+    connected.wait()  # go
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
@@ -346,9 +352,16 @@ def _work(setup: Setup, shares: dict[int, int], seed: int, start: Any, out: Any)
     out.put(([(worker.index, worker.report) for worker in workers], elapsed))
 
 
-def _write(worker: Worker) -> None:
+def _write(worker: Worker, connected: threading.Barrier) -> None:
     """One writer's thread, on its own connection (Django's connections are per thread)."""
     try:
+        try:
+            connections[DEFAULT_DB_ALIAS].ensure_connection()
+        except BaseException:
+            connected.abort()  # the process fails at once rather than wait for this writer
+            raise
+        connected.wait()
+        connected.wait()
         worker.run()
     finally:
         connections.close_all()

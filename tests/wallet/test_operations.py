@@ -380,3 +380,36 @@ def test_money_never_moves_between_currencies(alice):
         ops.charge_entry_fee(alice, "pool:1", 2500, currency="CHIPS")
     assert refused.value.code == "insufficient_funds"
     assert wallet(alice) == 5000
+
+
+def test_a_deal_is_settled_with_no_read_before_the_lock_and_a_seat_never_held_is_not_found(alice, bob):
+    """The seats are locked by their refs alone (their owners are not read first): a settlement
+    is the lock and the write, and a seat nobody holds money on is not_found, with nothing
+    written and no account created for it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from wallet import sql
+
+    for user, seat in ((alice, "seat:a"), (bob, "seat:b")):
+        fund(user, 20000)
+        ops.hold_seat(user, seat, 20000, point_value=100, table_ref="table:7")
+    ops.settle_deal("table:7", 1, [("seat:b", "seat:a", 1)], point_value=100, rake_percent=10)  # house made
+
+    with CaptureQueriesContext(connection) as queries:
+        ops.settle_deal("table:7", 2, [("seat:b", "seat:a", 25)], point_value=100, rake_percent=10)
+    captured = [
+        q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
+    ]
+    assert "owner_id" in captured[0], captured
+    assert "wallet_account" in captured[0], captured
+    assert len(captured) == (3 if sql.fast() else 6), captured  # lock, key read, write(s)
+    assert balance_of(seat_spec("seat:a", alice.pk)) == 20000 + 100 - 10 + 2500 - 250
+
+    before = journal_count()
+    with pytest.raises(WalletError) as refused:
+        ops.settle_deal("table:7", 3, [("seat:zz", "seat:a", 25)], point_value=100, rake_percent=10)
+    assert refused.value.code == "not_found"
+    assert "seat:zz" in refused.value.message
+    assert journal_count() == before
+    assert not Account.objects.filter(ref="seat:zz").exists()
