@@ -96,14 +96,18 @@ class Account(models.Model):
 class Journal(models.Model):
     """One posting: a set of transfers that happen together or not at all."""
 
-    key = models.CharField(max_length=200, unique=True, help_text="Idempotency key chosen by the caller.")
+    # Unique by a constraint of Meta rather than ``unique=True``, which on PostgreSQL adds a second
+    # index for LIKE searches that nothing runs, written at every posting.
+    key = models.CharField(max_length=200, help_text="Idempotency key chosen by the caller.")
     kind = models.CharField(max_length=24, choices=JournalKind.choices)
     currency = models.CharField(max_length=8, choices=Currency.choices)
     meta = models.JSONField(default=dict, blank=True)
     content_hash = models.CharField(max_length=64, help_text="sha256 of what was asked (kind, meta, legs).")
     created_at = models.DateTimeField(db_index=True)
-    reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    # A journal is reversed at most once: a partial unique index (Meta), which holds only the
+    # reversals, not a NULL for every other journal.
+    reverses = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by", db_index=False
     )
     # No index: only a user's deletion looks journals up by creator, and PROTECT forbids it.
     created_by = models.ForeignKey(
@@ -117,6 +121,14 @@ class Journal(models.Model):
 
     #: True on a journal returned for a retry (the key was already posted), not a new one.
     replayed: bool = False
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["key"], name="wallet_journal_key_uniq"),
+            models.UniqueConstraint(
+                fields=["reverses"], condition=Q(reverses__isnull=False), name="wallet_journal_reversed_once"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.key
