@@ -10,7 +10,8 @@ loopback that machinery cost more CPU than the round trips it saved (docs/PERFOR
 "Session 10"). Here it is one call into libpq per statement and one wait for the answers.
 
 Each statement is prepared on the server the first time the connection sends it (a name per
-SQL text and parameter types), unless ``prepare`` is off (behind a pooler that cannot keep
+SQL text and parameter types; the round trip's own ``BEGIN`` and ``COMMIT`` too, so the server
+parses none of them again), unless ``prepare`` is off (behind a pooler that cannot keep
 prepared statements). Waiting on the socket releases the GIL, so other threads run meanwhile.
 
 This module imports psycopg only: the caller (``statements.execute_many``) keeps Django's side
@@ -123,23 +124,11 @@ def run(
     pgconn.enter_pipeline_mode()
     try:
         for command in first:
-            pgconn.send_query_params(command, None)
-            sent.append(None)
+            _send(pgconn, session, sent, command, None, (), None, prepare, None)
         for index, (query, params, types, formats) in enumerate(dumped):
-            if not prepare:
-                pgconn.send_query_params(query, params, types, formats)
-            else:
-                key = (query, types)
-                name = session.prepared.get(key)
-                if name is None:
-                    name = session.prepared[key] = b"pgpipe_%d" % len(session.prepared)
-                    pgconn.send_prepare(name, query, types)
-                    sent.append(key)
-                pgconn.send_query_prepared(name, params, formats)
-            sent.append(index)
+            _send(pgconn, session, sent, query, params, types, formats, prepare, index)
         for command in last:
-            pgconn.send_query_params(command, None)
-            sent.append(None)
+            _send(pgconn, session, sent, command, None, (), None, prepare, None)
         pgconn.pipeline_sync()
         results = _answers(pgconn)
     except BaseException:
@@ -149,6 +138,33 @@ def run(
         raise
     pgconn.exit_pipeline_mode()  # every answer up to the sync is read
     return _read(connection, session, adapt, sent, results, len(statements))
+
+
+def _send(
+    pgconn: pq.abc.PGconn,
+    session: _Session,
+    sent: list[tuple[bytes, tuple[int, ...]] | int | None],
+    query: bytes,
+    params: Sequence[Any] | None,
+    types: tuple[int, ...],
+    formats: Sequence[Any] | None,
+    prepare: bool,
+    answer: int | None,
+) -> None:
+    """Queue one statement (``answer``: its index, or None for a command of the round trip's own)
+    and note each answer to come in ``sent``. Prepared, the statement is parsed by the server
+    once for the connection, the round trip's own commands (``BEGIN``, ``COMMIT``) included."""
+    if not prepare:
+        pgconn.send_query_params(query, params, types or None, formats)
+    else:
+        key = (query, types)
+        name = session.prepared.get(key)
+        if name is None:
+            name = session.prepared[key] = b"pgpipe_%d" % len(session.prepared)
+            pgconn.send_prepare(name, query, types or None)
+            sent.append(key)
+        pgconn.send_query_prepared(name, params, formats)
+    sent.append(answer)
 
 
 def _read(

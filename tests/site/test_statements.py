@@ -234,3 +234,24 @@ def test_a_first_run_that_fails_leaves_sequential_scans_on(in_transaction):
     with connection.connection.cursor() as cursor:
         cursor.execute("SHOW enable_seqscan")
         assert cursor.fetchone() == ("on",)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_round_trips_own_begin_and_commit_are_prepared_once_for_the_connection(table):
+    """BEGIN and COMMIT go with the statements as prepared statements too: the server parses
+    them once for the connection, not at every transaction."""
+    from django.db import connection as db
+
+    def prepared(text: str) -> int:
+        with db.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement = %s", [text])
+            return int(cursor.fetchone()[0])
+
+    for _ in range(3):
+        with statements.transaction() as own:
+            assert own
+            statements.execute_many([(SEAT_ROWS, [table.pk])])
+            statements.execute_many([(LEAVE, [0, table.pk])], commit=True)
+    assert (prepared("BEGIN"), prepared("COMMIT")) == (1, 1)
+    assert db.connection.info.transaction_status == 0  # idle: each transaction was committed
