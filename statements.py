@@ -268,25 +268,63 @@ def _loaded(model: type[ModelT], names: Sequence[str], values: Sequence[Any], *,
     return model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], ordered)
 
 
+@dataclass(frozen=True)
+class IdOf:
+    """A value for an :class:`Insert` or :class:`Update`: the primary key of the row of
+    ``model`` whose field ``name`` is ``value``, looked up by the statement itself. For a row
+    written earlier in the same round trip, whose key the caller cannot know yet (a journal
+    the ledger writes with its key, see ``wallet.ledger.Then``)."""
+
+    model: type[Model]
+    name: str
+    value: Any
+
+    def sql(self) -> str:
+        quote = connection.ops.quote_name
+        primary = self.model._meta.pk
+        assert primary is not None  # (every model of the project has one)
+        table, column = quote(self.model._meta.db_table), quote(str(_column(self.model, self.name).column))
+        # Only the model's own names and a %s placeholder are formatted in.
+        return f"(SELECT {quote(str(primary.column))} FROM {table} WHERE {column} = %s)"  # noqa: S608
+
+    def param(self) -> Any:
+        return _column(self.model, self.name).get_db_prep_value(self.value, _default())
+
+
 class _Write:
     def __init__(self, model: type[Model], fields: Sequence[str]) -> None:
         self.model = model
         self.fields = [_column(model, name) for name in fields]
-        self._compiled: dict[tuple[str, str, int], str] = {}
+        self._compiled: dict[tuple[Any, ...], str] = {}
 
     def _params(self, row: Sequence[Any]) -> list[Any]:
         db = _default()
         if db.vendor != "postgresql":
-            return [field.get_db_prep_save(value, db) for field, value in zip(self.fields, row, strict=True)]
+            return [
+                value.param() if isinstance(value, IdOf) else field.get_db_prep_save(value, db)
+                for field, value in zip(self.fields, row, strict=True)
+            ]
         from psycopg.types.json import Jsonb
 
         return [
+            value.param()
+            if isinstance(value, IdOf)
             # A JSON column's value as the ORM sends it (``Jsonb``), written by orjson.
-            Jsonb(value, dumps=jsontext.dumps)
+            else Jsonb(value, dumps=jsontext.dumps)
             if isinstance(field, models.JSONField) and value is not None
             else field.get_db_prep_save(value, db)
             for field, value in zip(self.fields, row, strict=True)
         ]
+
+    @staticmethod
+    def _placeholders(row: Sequence[Any]) -> list[str]:
+        """``%s`` for each value, or the look-up of an :class:`IdOf`."""
+        return [value.sql() if isinstance(value, IdOf) else "%s" for value in row]
+
+    @staticmethod
+    def _looked_up(row: Sequence[Any]) -> tuple[int, ...]:
+        """Where a row has :class:`IdOf` values (part of its statement's cache key)."""
+        return tuple(index for index, value in enumerate(row) if isinstance(value, IdOf))
 
     def _names(self) -> tuple[str, list[str], str]:
         """The table, the columns written and its primary key, quoted."""
@@ -302,28 +340,29 @@ class Insert(_Write):
     """``INSERT`` of rows of ``fields``, values in that order: many rows (:meth:`run`) or one,
     returning its primary key (:meth:`one`)."""
 
-    def _sql(self, count: int, returning: bool) -> str:
-        key = (*_database(), count if not returning else -count)
+    def _sql(self, rows: Sequence[Sequence[Any]], returning: bool) -> str:
+        key = (*_database(), len(rows), returning, *map(self._looked_up, rows))
         sql = self._compiled.get(key)
         if sql is None:
             table, columns, primary = self._names()
-            row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
+            values = ", ".join("(" + ", ".join(self._placeholders(row)) + ")" for row in rows)
             # Only the model's own names and %s placeholders are formatted in.
-            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * count)}"  # noqa: S608
+            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values}"  # noqa: S608
             sql += f" RETURNING {primary}" if returning else ""
             self._compiled[key] = sql
         return sql
 
-    def statement(self, rows: Sequence[Sequence[Any]]) -> Statement:
-        """The SQL and parameters that insert ``rows`` (at least one)."""
-        return self._sql(len(rows), False), [value for row in rows for value in self._params(row)]
+    def statement(self, rows: Sequence[Sequence[Any]], *, returning: bool = False) -> Statement:
+        """The SQL and parameters that insert ``rows`` (at least one), returning their primary
+        keys if ``returning``."""
+        return self._sql(rows, returning), [value for row in rows for value in self._params(row)]
 
     def run(self, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             execute(*self.statement(rows))
 
     def one(self, row: Sequence[Any], *, commit: bool = False) -> Any:
-        return execute_many([(self._sql(1, True), self._params(row))], commit=commit)[0].rows[0][0]
+        return execute_many([self.statement([row], returning=True)], commit=commit)[0].rows[0][0]
 
 
 class Update(_Write):
@@ -332,11 +371,14 @@ class Update(_Write):
 
     def statement(self, pk: Any, values: Sequence[Any]) -> Statement:
         """The SQL and parameters that write ``values`` to the row ``pk``."""
-        key = (*_database(), 1)
+        key = (*_database(), self._looked_up(values))
         sql = self._compiled.get(key)
         if sql is None:
             table, columns, primary = self._names()
-            assignments = ", ".join(f"{column} = %s" for column in columns)
+            placed = self._placeholders(values)
+            assignments = ", ".join(
+                f"{column} = {value}" for column, value in zip(columns, placed, strict=True)
+            )
             sql = f"UPDATE {table} SET {assignments} WHERE {primary} = %s"  # noqa: S608 (as above)
             self._compiled[key] = sql
         return sql, [*self._params(values), pk]
@@ -378,12 +420,30 @@ def insert(model: type[ModelT], values: dict[str, Any], *, commit: bool = False)
     With ``commit`` (the last statement of a block that owns its transaction, see
     :func:`transaction`) the ``COMMIT`` goes with it."""
     pk = _write(Insert, model, list(values)).one(list(values.values()), commit=commit)
+    return inserted(model, values, pk)
+
+
+def inserted(model: type[ModelT], values: dict[str, Any], pk: Any) -> ModelT:
+    """The instance of a row inserted with ``values`` (as :func:`insert` takes them) and given
+    the primary key ``pk``."""
     primary = model._meta.pk
     assert primary is not None  # _Write checked it
     return _loaded(model, [primary.attname, *values], [pk, *values.values()], convert=False)
+
+
+def insert_statement(model: type[Model], values: dict[str, Any]) -> Statement:
+    """The SQL and parameters that insert one row as :func:`insert` does, returning its primary
+    key: to run with others (:func:`execute_many`). A value may be an :class:`IdOf`."""
+    return _write(Insert, model, list(values)).statement([list(values.values())], returning=True)
 
 
 def update(row: Model, names: Sequence[str], *, commit: bool = False) -> int:
     """Write the fields named (attribute names) of a model instance to its row (with the
     ``COMMIT``, as :func:`insert`, if ``commit``)."""
     return _write(Update, type(row), names).run(row.pk, [getattr(row, name) for name in names], commit=commit)
+
+
+def update_statement(model: type[Model], pk: Any, values: dict[str, Any]) -> Statement:
+    """The SQL and parameters that write ``values`` (by attribute name; a value may be an
+    :class:`IdOf`) to the row ``pk`` of ``model``: to run with others."""
+    return _write(Update, model, list(values)).statement(pk, list(values.values()))

@@ -157,6 +157,20 @@ class Locks(dict[str, Locked]):
     reads: list[list[tuple[Any, ...]]]
 
 
+class Then(list[sql.Read]):
+    """Statements of the caller's that run in a posting's transaction right after its write, in
+    the write's round trip on PostgreSQL, and only when the posting writes its journal (not on
+    a refusal, nor on a retry answered from the ledger: ``journal.replayed``). They may name the
+    new journal by its key (``statements.IdOf(Journal, "key", key)``). ``rows`` holds what each
+    returned.
+
+    The caller must hold a lock under which nobody else can take the posting's key (the cashier
+    holds the deposit's row, or the player's): a key found taken at the write, with statements
+    to follow, fails the write rather than run them without their journal."""
+
+    rows: list[list[tuple[Any, ...]]]
+
+
 def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.Read] = ()) -> Locks:
     """Lock the accounts named by ``specs`` in id order (one query), creating missing ones.
 
@@ -283,12 +297,17 @@ def execute(
     created_by_id: int | None = None,
     reverses_id: int | None = None,
     reads: Sequence[sql.Read] = (),
+    then: Then | None = None,
+    commit: bool = False,
 ) -> Journal:
     """Lock ``accounts``, run ``plan`` under the locks and write it with ``key``, atomically.
 
     The building block of every operation. ``meta`` must describe the request completely: it
     is what a retry is compared on. ``reads`` are queries the plan needs, run after the lock
-    (``locks.reads``). Returns the new journal, or the original one on a retry.
+    (``locks.reads``). ``then`` are the caller's statements that go with the write
+    (:class:`Then`). With ``commit``, a caller that owns the transaction (``statements.
+    transaction``) and runs nothing after this call has the write carry its ``COMMIT``.
+    Returns the new journal, or the original one on a retry.
     """
     if not key or len(key) > 200:
         raise WalletError(Code.BAD_REQUEST, "An idempotency key of 1 to 200 characters is required.")
@@ -334,7 +353,11 @@ def execute(
             refusal = refusal or error
         else:
             if refusal is None:  # the key is free: write
-                journal_id = sql.write(row, legs, entries, updates, commit=owner)
+                journal_id, followed = sql.write(
+                    row, legs, entries, updates, commit=owner or commit, then=then or ()
+                )
+                if then is not None:
+                    then.rows = followed
             if journal_id is None and refusal is None:
                 existing, refusal = _existing(key, digest)
                 if existing is not None:

@@ -185,11 +185,14 @@ WITH j AS (
     WHERE a.id = acc.id
     RETURNING a.id
 )
-SELECT CASE WHEN j.id IS NULL OR moved.n = %s
-    THEN j.id
-    -- Not every account moved: fail the statement, and so the COMMIT sent after it. (Not a
-    -- constant, which the planner would fold, and fail, whatever the condition.)
-    ELSE ('ledger bug: ' || moved.n || ' accounts updated')::bigint
+SELECT CASE
+    WHEN j.id IS NULL AND NOT %s::boolean THEN NULL  -- the key was taken: nothing written
+    WHEN j.id IS NOT NULL AND moved.n = %s THEN j.id
+    -- Not every account moved, or the key was taken with the caller's statements to follow:
+    -- fail the statement, and so what is sent after it. (Not a constant, which the planner
+    -- would fold, and fail, whatever the condition.)
+    ELSE (CASE WHEN j.id IS NULL THEN 'ledger bug: the key taken under the caller''s lock (' || moved.n || ')'
+        ELSE 'ledger bug: ' || moved.n || ' accounts updated' END)::bigint
 END
 FROM (SELECT count(*) AS n FROM u) AS moved LEFT JOIN j ON true
 """
@@ -202,18 +205,24 @@ def write(
     accounts: Sequence[AccountUpdate],
     *,
     commit: bool = False,
-) -> int | None:
-    """Insert the journal, its transfers and entries and move the balances; None if the key exists.
+    then: Sequence[Read] = (),
+) -> tuple[int | None, list[list[tuple[Any, ...]]]]:
+    """Insert the journal, its transfers and entries and move the balances, then run ``then``;
+    return the journal's id (None if the key exists) and the rows of each of ``then``.
 
     ``legs``: (debit id, credit id, amount); ``entries``: (account id, leg number from 1,
-    signed amount, balance after, version). When the key is already taken nothing is written.
-    With ``commit`` (a caller that owns the transaction and runs nothing after the write), the
-    fast path sends the ``COMMIT`` in the write's round trip; the portable path leaves it to
-    the ``atomic`` block.
+    signed amount, balance after, version). When the key is already taken nothing is written,
+    and with ``then`` to follow that is an error (``wallet.ledger.Then``). With ``commit`` (a
+    caller that owns the transaction and runs nothing after the write), the fast path sends
+    ``then`` and the ``COMMIT`` in the write's round trip; the portable path runs ``then`` and
+    leaves the commit to the ``atomic`` block.
     """
     if fast():
-        return _write_pg(journal, legs, entries, accounts, commit)
-    return _write_portable(journal, legs, entries, accounts)
+        return _write_pg(journal, legs, entries, accounts, commit, then)
+    journal_id = _write_portable(journal, legs, entries, accounts)
+    if journal_id is None and then:
+        raise AssertionError(f"ledger bug: the key taken under the caller's lock ({journal.key!r})")
+    return journal_id, [result.rows for result in statements.execute_many(then)] if then else []
 
 
 def _write_pg(
@@ -222,7 +231,8 @@ def _write_pg(
     entries: Sequence[tuple[int, int, int, int, int]],
     accounts: Sequence[AccountUpdate],
     commit: bool,
-) -> int | None:
+    then: Sequence[Read],
+) -> tuple[int | None, list[list[tuple[Any, ...]]]]:
     params: list[Any] = [
         journal.key,
         journal.kind,
@@ -237,12 +247,13 @@ def _write_pg(
         *_columns(entries, 5),
         journal.created_at,
         *_columns([(account.id, account.balance, account.version, account.state) for account in accounts], 4),
+        bool(then),
         len(accounts),
     ]
-    # The statement itself fails if an account did not move, before any COMMIT can follow it.
-    [written] = statements.execute_many([(_WRITE_PG, params)], commit=commit)
+    # The statement itself fails if an account did not move, before anything can follow it.
+    written, *followed = statements.execute_many([(_WRITE_PG, params), *then], commit=commit)
     ((journal_id,),) = written.rows
-    return None if journal_id is None else int(journal_id)
+    return None if journal_id is None else int(journal_id), [result.rows for result in followed]
 
 
 def _write_portable(

@@ -9,14 +9,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import statements
-from tests.wallet.support import _fast_password_hashing, wallet  # noqa: F401 (fixture)
+from tests.wallet.support import _fast_password_hashing, posting_path, wallet  # noqa: F401 (fixtures)
 from wallet import cashier, sql
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, cashier_spec, post, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Journal, Withdrawal
 from wallet.reconcile import reconcile
 
-pytestmark = pytest.mark.django_db
+# Both posting paths: a deposit's confirmation and a withdrawal's insert go with the journal's
+# write (wallet.ledger.Then), in its round trip on the fast path and after it on the other.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("posting_path")]
 
 
 def funded(user, amount: int = 500000) -> None:

@@ -198,3 +198,97 @@ def test_a_locking_read_is_built_and_run_inside_its_own_transaction():
         assert list(read.rows(alice.pk)) == [(alice.pk,)]
         assert connection.connection.info.transaction_status == INTRANS
     assert connection.connection.info.transaction_status == IDLE
+
+
+# --- the cashier's rows written with the journal (wallet.ledger.Then) ---------------------------
+
+
+def test_a_deposit_is_confirmed_with_its_journal_in_one_round_trip(sent):
+    from wallet import cashier
+    from wallet.models import Deposit
+
+    alice = make_user("alice")
+    fund(alice, 1_000)  # her accounts exist from here on
+    deposit = cashier.create_deposit(alice, 2_500, provider=cashier.SandboxProvider(confirms_itself=False))
+    sent.clear()
+    confirmed = cashier.confirm_deposit(deposit.provider_ref)
+    assert sent == [
+        (["SELECT"], True, False, INTRANS),  # BEGIN and the deposit's lock
+        (["SELECT", "SELECT"], False, False, INTRANS),  # the accounts' lock and the key's read
+        (["WITH", "UPDATE"], False, True, IDLE),  # the write, the deposit confirmed, the COMMIT
+    ]
+    stored = Deposit.objects.get(pk=deposit.pk)
+    assert stored.status == Deposit.Status.CONFIRMED
+    assert stored.journal_id == confirmed.journal_id == Journal.objects.get(key=f"deposit:{deposit.pk}").pk
+    assert stored.decided_at == confirmed.decided_at
+    assert wallet(alice) == 3_500
+
+
+def test_a_withdrawal_is_inserted_with_its_hold_in_one_round_trip(sent):
+    from wallet import cashier
+    from wallet.models import Withdrawal
+
+    alice = make_user("alice")  # (her identity verified)
+    fund(alice, 1_40_000)
+    cashier.request_withdrawal(alice, 40_000, request_key="w0")  # her hold account exists from here on
+    sent.clear()
+    withdrawal = cashier.request_withdrawal(alice, 40_000, request_key="w1")
+    assert [(words, commit, state) for words, _, commit, state in sent] == [
+        (["SELECT", "SELECT", "SELECT"], False, INTRANS),  # the player's lock, identity, earlier
+        (["SELECT", "SELECT"], False, INTRANS),  # the accounts' lock and the key's read
+        (["WITH", "INSERT"], True, IDLE),  # the hold's write, the withdrawal, the COMMIT
+    ]
+    stored = Withdrawal.objects.get(user_id=alice.pk, request_key="w1")
+    assert stored.pk == withdrawal.pk
+    assert (
+        stored.hold_journal_id
+        == withdrawal.hold_journal_id
+        == Journal.objects.get(key=f"withdrawal_hold:{alice.pk}:w1").pk
+    )
+    assert (stored.amount, stored.status) == (40_000, Withdrawal.Status.REQUESTED)
+    assert wallet(alice) == 60_000
+    assert cashier.request_withdrawal(alice, 40_000, request_key="w1").pk == withdrawal.pk  # a double submit
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_statements_to_follow_a_write_whose_key_was_taken_fail_it_and_nothing_is_kept(
+    monkeypatch, settings, fast
+):
+    """The key is read free under the lock, then found taken at the write (a caller that did
+    not hold the lock it promised): the write fails rather than run the caller's statements
+    without their journal, and nothing of the transaction stays."""
+    from wallet.models import Deposit
+
+    settings.WALLET_FAST_PATH = fast
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10_000)
+    first = transfer("pay:taken", alice, bob, 100)
+    real = ledger.lock
+
+    def key_read_free(*args: Any, **kwargs: Any) -> Any:
+        locks = real(*args, **kwargs)
+        locks.reads[-1] = []  # the key's read says: free
+        return locks
+
+    monkeypatch.setattr(ledger, "lock", key_read_free)
+    marker = Deposit.objects.create(user=alice, amount=100, provider="sandbox", provider_ref="marker")
+    follow = ledger.Then([statements.update_statement(Deposit, marker.pk, {"failure_reason": "ran anyway"})])
+    with (
+        pytest.raises((DatabaseError, AssertionError), match="ledger bug: the key taken"),
+        statements.transaction(savepoint=True) as own,
+    ):
+        ledger.execute(
+            key="pay:taken",
+            kind=JournalKind.ADJUSTMENT,
+            currency=Currency.INR,
+            accounts=[user_spec(alice.pk), user_spec(bob.pk)],
+            meta={},
+            plan=lambda _locks: ledger.Plan([ledger.Leg(f"user:{alice.pk}", f"user:{bob.pk}", 100)]),
+            legs_for_hash=[ledger.Leg(f"user:{alice.pk}", f"user:{bob.pk}", 100)],
+            then=follow,
+            commit=own,
+        )
+    assert Deposit.objects.get(pk=marker.pk).failure_reason == ""
+    assert Journal.objects.filter(key="pay:taken").get().pk == first.pk
+    assert (wallet(alice), wallet(bob)) == (9_900, 100)
+    assert connection.is_usable()
