@@ -1,6 +1,6 @@
 """Concurrent random game money against the configured database, then the auditor.
 
-Used by ``python manage.py wallet_stress``. Writers (threads of forked processes, one
+Used by ``python manage.py wallet_stress``. Writers (forked processes, or threads of them; one
 database connection each) run random operations on shared users, pools and tables: joins (many racing
 for the last seat of a pool), rejoins, prizes, splits, refunds, retries of earlier keys,
 deposits (some confirmed twice, some failed), withdrawals (approved or rejected), seats and
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import random
 import threading
 import time
@@ -377,9 +376,10 @@ def run(
     """Run the stress test and the auditor; the result lists every violation found.
 
     ``workers`` writers, each on its own connection, run in ``processes`` forked processes (0:
-    one per CPU core), as threads of them: as pgbench's ``-c 8 -j 2`` runs eight clients on
-    two threads, and as a site runs the wallet, in a few processes' threads. With one writer,
-    it runs in this process.
+    one per writer, as a prefork server runs them), as threads of them when fewer. Threads of
+    one process share its interpreter lock: with two processes of four writers, the writers
+    waited for it mid-transaction, holding their rows (docs/PERFORMANCE.md, "Session 12").
+    With one writer, it runs in this process.
     """
     setup = prepare(workers, total_ops)
     before = Journal.objects.order_by("-id").values_list("id", flat=True).first() or 0
@@ -392,7 +392,7 @@ def run(
         seconds = time.perf_counter() - began
         reports.append(worker.report)
     else:
-        processes = min(workers, processes or os.cpu_count() or 1)
+        processes = min(workers, processes or workers)
         log(f"{workers} writers in {processes} processes")
         context = multiprocessing.get_context("fork")
         start, out = context.Barrier(processes + 1), context.Queue()

@@ -12,7 +12,7 @@ from wallet import stress
 
 class Command(BaseCommand):
     help = (
-        "Run random concurrent game money operations (writers: threads of a few processes, a "
+        "Run random concurrent game money operations (writers: a process each, or threads of fewer, a "
         "connection each) against the configured database, then reconcile; print operations per "
         "second; exit 1 on any broken invariant. Creates stress-* users and accounts: run it on a "
         "scratch database."
@@ -26,7 +26,7 @@ class Command(BaseCommand):
             "--processes",
             type=int,
             default=0,
-            help="processes the writers run in, as threads (default: one per CPU core)",
+            help="processes the writers run in, as threads when fewer (default: one per writer)",
         )
         parser.add_argument("--ops", type=int, default=20000, help="operations in all, shared by the workers")
         parser.add_argument("--seed", type=int, default=0)
