@@ -51,6 +51,19 @@ def transfer(key: str, payer: Any, payee: Any, amount: int) -> Journal:
     return post(key, JournalKind.ADJUSTMENT, [(user_spec(payer.pk), user_spec(payee.pk), amount)])
 
 
+def adjust(key: str, payer: Any, payee: Any, plan: Any, **options: Any) -> Journal:
+    """``ledger.execute`` of an adjustment between two players' wallets, with ``plan``."""
+    return ledger.execute(
+        key=key,
+        kind=JournalKind.ADJUSTMENT,
+        currency=Currency.INR,
+        accounts=[user_spec(payer.pk), user_spec(payee.pk)],
+        meta={},
+        plan=plan,
+        **options,
+    )
+
+
 def test_a_posting_that_owns_its_transaction_commits_with_its_write(sent):
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10_000)
@@ -142,14 +155,7 @@ def test_an_error_under_the_locks_rolls_the_posting_back_and_the_connection_stay
         raise RuntimeError("a bug in a plan")
 
     with pytest.raises(RuntimeError):
-        ledger.execute(
-            key="pay:broken",
-            kind=JournalKind.ADJUSTMENT,
-            currency=Currency.INR,
-            accounts=[user_spec(alice.pk), user_spec(bob.pk)],
-            meta={},
-            plan=broken_plan,
-        )
+        adjust("pay:broken", alice, bob, broken_plan)
     assert sent[0] == (["SELECT", "SELECT"], True, False, INTRANS)
     assert not any(committed for _, _, committed, _ in sent)  # then Django's ROLLBACK
     assert connection.connection.info.transaction_status == IDLE
@@ -273,21 +279,22 @@ def test_statements_to_follow_a_write_whose_key_was_taken_fail_it_and_nothing_is
     monkeypatch.setattr(ledger, "lock", key_read_free)
     marker = Deposit.objects.create(user=alice, amount=100, provider="sandbox", provider_ref="marker")
     follow = ledger.Then([statements.update_statement(Deposit, marker.pk, {"failure_reason": "ran anyway"})])
-    with (
-        pytest.raises((DatabaseError, AssertionError), match="ledger bug: the key taken"),
-        statements.transaction(savepoint=True) as own,
-    ):
-        ledger.execute(
-            key="pay:taken",
-            kind=JournalKind.ADJUSTMENT,
-            currency=Currency.INR,
-            accounts=[user_spec(alice.pk), user_spec(bob.pk)],
-            meta={},
-            plan=lambda _locks: ledger.Plan([ledger.Leg(f"user:{alice.pk}", f"user:{bob.pk}", 100)]),
-            legs_for_hash=[ledger.Leg(f"user:{alice.pk}", f"user:{bob.pk}", 100)],
-            then=follow,
-            commit=own,
-        )
+    leg = ledger.Leg(f"user:{alice.pk}", f"user:{bob.pk}", 100)
+
+    def post_with_follow() -> None:
+        with statements.transaction(savepoint=True) as own:
+            adjust(
+                "pay:taken",
+                alice,
+                bob,
+                lambda _locks: ledger.Plan([leg]),
+                legs_for_hash=[leg],
+                then=follow,
+                commit=own,
+            )
+
+    with pytest.raises((DatabaseError, AssertionError), match="ledger bug: the key taken"):
+        post_with_follow()
     assert Deposit.objects.get(pk=marker.pk).failure_reason == ""
     assert Journal.objects.filter(key="pay:taken").get().pk == first.pk
     assert (wallet(alice), wallet(bob)) == (9_900, 100)
