@@ -35,19 +35,20 @@ class CheapOnPostgreSQL(migrations.SeparateDatabaseAndState):
         super().__init__(database_operations=operations, state_operations=operations)
         self.sql, self.reverse_sql = sql, reverse_sql
 
-    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
+    def _run(self, schema_editor: Any, sql: list[str], operations: Any) -> None:
         if schema_editor.connection.vendor != "postgresql":
-            super().database_forwards(app_label, schema_editor, from_state, to_state)
+            operations()
             return
-        for statement in self.sql:
+        for statement in sql:
             schema_editor.execute(statement, params=None)
 
+    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
+        run = super().database_forwards
+        self._run(schema_editor, self.sql, lambda: run(app_label, schema_editor, from_state, to_state))
+
     def database_backwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
-        if schema_editor.connection.vendor != "postgresql":
-            super().database_backwards(app_label, schema_editor, from_state, to_state)
-            return
-        for statement in self.reverse_sql:
-            schema_editor.execute(statement, params=None)
+        run = super().database_backwards
+        self._run(schema_editor, self.reverse_sql, lambda: run(app_label, schema_editor, from_state, to_state))
 
     def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (
