@@ -36,7 +36,7 @@ from psycopg.types.numeric import Int8Dumper
 Answer = tuple[list[tuple[Any, ...]], int]
 
 _PLACEHOLDER = re.compile(r"%[s%]")
-_BEGIN, _COMMIT = b"BEGIN", b"COMMIT"
+_BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
 #: Around a statement's first run, when its plan is made (a generic plan, kept for the
 #: connection): no sequential scan where an index can serve. The hot paths read and lock a
 #: handful of rows by key; planned while a table is a few pages (a new site: the ledger's lock
@@ -90,6 +90,7 @@ def run(
     prepare: bool = True,
     begin: bool = False,
     commit: bool = False,
+    rollback: bool = False,
 ) -> list[Answer]:
     """Send ``statements`` (SQL with ``%s`` placeholders, and their values) in one round trip,
     after a ``BEGIN`` if ``begin`` and before a ``COMMIT`` if ``commit``, and return each
@@ -120,7 +121,11 @@ def run(
     planning = prepare and any((query, types) not in session.prepared for query, _, types, _ in dumped)
     # Commands of the round trip's own, before and after the statements.
     first = [command for command, wanted in ((_BEGIN, begin), (_INDEXES_ONLY, planning)) if wanted]
-    last = [command for command, wanted in ((_ANY_SCAN, planning), (_COMMIT, commit)) if wanted]
+    last = [
+        command
+        for command, wanted in ((_ANY_SCAN, planning), (_COMMIT, commit), (_ROLLBACK, rollback))
+        if wanted
+    ]
     pgconn.enter_pipeline_mode()
     try:
         for command in first:

@@ -327,6 +327,7 @@ def execute(
     # accounts was written, so an enclosing transaction stays usable; any other error marks
     # the enclosing transaction for rollback, as it must.
     refusal: WalletError | None = None
+    existing: Journal | None = None
     journal_id: int | None = None
     key_free = False
     # Nothing runs in this block after the write: when it owns the transaction, the write
@@ -339,8 +340,6 @@ def execute(
             *locks.reads, taken = locks.reads
             if taken:
                 existing, refusal = _existing_of(taken, digest)
-                if existing is not None:
-                    return existing
             else:
                 key_free = True
                 legs, entries, updates = _apply(plan(locks), locks, currency)
@@ -348,22 +347,25 @@ def execute(
             # A plan refused with the key read free under the lock is refused as it stands; a
             # lock refused before the key was read looks for it first (a retry of an answer).
             existing, refusal = (None, None) if key_free else _existing(key, digest)
-            if existing is not None:
-                return existing
-            refusal = refusal or error
+            refusal = None if existing is not None else refusal or error
         else:
-            if refusal is None:  # the key is free: write
+            if existing is None and refusal is None:  # the key is free: write
                 journal_id, followed = sql.write(
                     row, legs, entries, updates, commit=owner or commit, then=then or ()
                 )
                 if then is not None:
                     then.rows = followed
-            if journal_id is None and refusal is None:
-                existing, refusal = _existing(key, digest)
-                if existing is not None:
-                    return existing
-                if refusal is None:  # pragma: no cover - the key was taken a moment ago
-                    raise AssertionError(f"ledger bug: key {key!r} both taken and missing")
+                if journal_id is None:  # taken a moment ago
+                    existing, refusal = _existing(key, digest)
+                    if existing is None and refusal is None:  # pragma: no cover
+                        raise AssertionError(f"ledger bug: key {key!r} both taken and missing")
+        if owner and journal_id is None:
+            # Nothing to keep (a retry answered, a refusal; an account the lock created is
+            # created again when it is used): the transaction ends without a COMMIT, whose
+            # flush of the log the other postings would wait for.
+            statements.roll_back()
+    if existing is not None:
+        return existing
     if refusal is not None:
         raise refusal
     if journal_id is None:  # pragma: no cover - unreachable: no refusal means a new journal

@@ -30,10 +30,11 @@ IDLE, INTRANS = 0, 2
 
 
 @pytest.fixture
-def sent(monkeypatch: Any) -> list[tuple[list[str], bool, bool, int]]:
-    """Each round trip of the ledger: its statements' first words, whether it opened and
-    closed the transaction, and the transaction's state right after it."""
-    calls: list[tuple[list[str], bool, bool, int]] = []
+def sent(monkeypatch: Any) -> list[tuple[list[str], bool, str, int]]:
+    """Each round trip of the ledger: its statements' first words, whether it opened the
+    transaction, how it ended it ("COMMIT", "ROLLBACK" or "" for neither), and the
+    transaction's state right after it."""
+    calls: list[tuple[list[str], bool, str, int]] = []
     real = pgpipe.run
 
     def spy(raw: Any, statements: Any, **flags: bool) -> Any:
@@ -41,7 +42,8 @@ def sent(monkeypatch: Any) -> list[tuple[list[str], bool, bool, int]]:
             return real(raw, statements, **flags)
         finally:
             words = [sql.split()[0] for sql, _ in statements]
-            calls.append((words, flags["begin"], flags["commit"], raw.info.transaction_status))
+            end = next((word for word in ("commit", "rollback") if flags.get(word)), "").upper()
+            calls.append((words, flags["begin"], end, raw.info.transaction_status))
 
     monkeypatch.setattr(pgpipe, "run", spy)
     return calls
@@ -71,8 +73,8 @@ def test_a_posting_that_owns_its_transaction_commits_with_its_write(sent):
     sent.clear()
     journal = transfer("pay:1", alice, bob, 2_500)
     assert sent == [
-        (["SELECT", "SELECT"], True, False, INTRANS),  # BEGIN, the lock and the key's read
-        (["WITH"], False, True, IDLE),  # the write and the COMMIT: nothing left for Django
+        (["SELECT", "SELECT"], True, "", INTRANS),  # BEGIN, the lock and the key's read
+        (["WITH"], False, "COMMIT", IDLE),  # the write and the COMMIT: nothing left for Django
     ]
     assert wallet(alice) == 7_000
     assert wallet(bob) == 3_000
@@ -87,7 +89,7 @@ def test_inside_a_callers_transaction_the_posting_leaves_the_commit_to_it(sent):
     def pay_then_change_its_mind() -> None:
         with transaction.atomic():
             transfer("pay:2", alice, bob, 2_500)
-            assert sent[-1] == (["WITH"], False, False, INTRANS)
+            assert sent[-1] == (["WITH"], False, "", INTRANS)
             raise RuntimeError("the caller changes its mind")
 
     with pytest.raises(RuntimeError):
@@ -119,7 +121,9 @@ def test_a_write_that_fails_commits_nothing(monkeypatch):
 # --- the posting's own transaction, without Django's atomic block (statements.transaction) ---
 
 
-def test_a_refused_posting_ends_its_own_transaction_in_one_round_trip(sent):
+def test_a_refused_posting_rolls_its_own_transaction_back_in_one_round_trip(sent):
+    """Nothing to keep: a ROLLBACK, which waits for no flush of the log (a COMMIT of a
+    transaction that locked rows does), so the accounts' locks are let go at once."""
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 1_000)
     transfer("pay:0", alice, bob, 500)
@@ -128,21 +132,56 @@ def test_a_refused_posting_ends_its_own_transaction_in_one_round_trip(sent):
         transfer("pay:too-much", alice, bob, 2_500)
     assert refused.value.code == "insufficient_funds"
     assert sent == [
-        (["SELECT", "SELECT"], True, False, INTRANS),  # BEGIN, the lock and the key's read
-        ([], False, True, IDLE),  # the COMMIT alone (the lock is let go at once)
+        (["SELECT", "SELECT"], True, "", INTRANS),  # BEGIN, the lock and the key's read
+        ([], False, "ROLLBACK", IDLE),  # the ROLLBACK alone (the lock is let go at once)
     ]
     assert not connection.in_atomic_block
+    assert connection.get_autocommit()
     assert (wallet(alice), wallet(bob)) == (500, 500)
+    transfer("pay:after", alice, bob, 100)  # the connection as it was
+    assert (wallet(alice), wallet(bob)) == (400, 600)
 
 
-def test_a_retry_is_answered_from_the_ledger_and_its_transaction_ended(sent):
+def test_a_refused_posting_keeps_no_account_it_created(sent):
+    from wallet.models import Account
+
+    alice, carol = make_user("alice"), make_user("carol")
+    with pytest.raises(WalletError) as refused:
+        transfer("pay:nothing", alice, carol, 100)  # neither has an account yet
+    assert refused.value.code == "insufficient_funds"
+    assert sent[-1] == ([], False, "ROLLBACK", IDLE)
+    assert not Account.objects.filter(ref__in=[f"user:{alice.pk}", f"user:{carol.pk}"]).exists()
+    fund(alice, 1_000)  # created when money first moves
+    transfer("pay:nothing", alice, carol, 100)  # the refused key was never taken
+    assert (wallet(alice), wallet(carol)) == (900, 100)
+
+
+def test_a_refusal_inside_a_callers_transaction_leaves_it_to_the_caller(sent):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 1_000)
+    with statements.transaction() as own:
+        assert own
+        transfer("pay:kept", alice, bob, 100)
+        with pytest.raises(WalletError):
+            transfer("pay:too-much", alice, bob, 5_000)
+        assert connection.connection.info.transaction_status == INTRANS  # still the caller's
+        transfer("pay:after", alice, bob, 200)
+    assert all(end != "ROLLBACK" for _, _, end, _ in sent)
+    assert sorted(Journal.objects.filter(key__startswith="pay:").values_list("key", flat=True)) == [
+        "pay:after",
+        "pay:kept",
+    ]
+    assert (wallet(alice), wallet(bob)) == (700, 300)
+
+
+def test_a_retry_is_answered_from_the_ledger_and_its_transaction_rolled_back(sent):
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10_000)
     first = transfer("pay:1", alice, bob, 2_500)
     sent.clear()
     again = transfer("pay:1", alice, bob, 2_500)
     assert (again.pk, again.replayed) == (first.pk, True)
-    assert sent == [(["SELECT", "SELECT"], True, False, INTRANS), ([], False, True, IDLE)]
+    assert sent == [(["SELECT", "SELECT"], True, "", INTRANS), ([], False, "ROLLBACK", IDLE)]
     assert (wallet(alice), wallet(bob)) == (7_500, 2_500)
 
 
@@ -156,8 +195,8 @@ def test_an_error_under_the_locks_rolls_the_posting_back_and_the_connection_stay
 
     with pytest.raises(RuntimeError):
         adjust("pay:broken", alice, bob, broken_plan)
-    assert sent[0] == (["SELECT", "SELECT"], True, False, INTRANS)
-    assert not any(committed for _, _, committed, _ in sent)  # then Django's ROLLBACK
+    assert sent[0] == (["SELECT", "SELECT"], True, "", INTRANS)
+    assert all(end == "" for _, _, end, _ in sent)  # then Django's ROLLBACK
     assert connection.connection.info.transaction_status == IDLE
     assert connection.get_autocommit()
     assert not Journal.objects.filter(key="pay:broken").exists()
@@ -219,9 +258,9 @@ def test_a_deposit_is_confirmed_with_its_journal_in_one_round_trip(sent):
     sent.clear()
     confirmed = cashier.confirm_deposit(deposit.provider_ref)
     assert sent == [
-        (["SELECT"], True, False, INTRANS),  # BEGIN and the deposit's lock
-        (["SELECT", "SELECT"], False, False, INTRANS),  # the accounts' lock and the key's read
-        (["WITH", "UPDATE"], False, True, IDLE),  # the write, the deposit confirmed, the COMMIT
+        (["SELECT"], True, "", INTRANS),  # BEGIN and the deposit's lock
+        (["SELECT", "SELECT"], False, "", INTRANS),  # the accounts' lock and the key's read
+        (["WITH", "UPDATE"], False, "COMMIT", IDLE),  # the write, the deposit confirmed, the COMMIT
     ]
     stored = Deposit.objects.get(pk=deposit.pk)
     assert stored.status == Deposit.Status.CONFIRMED
@@ -240,9 +279,9 @@ def test_a_withdrawal_is_inserted_with_its_hold_in_one_round_trip(sent):
     sent.clear()
     withdrawal = cashier.request_withdrawal(alice, 40_000, request_key="w1")
     assert [(words, commit, state) for words, _, commit, state in sent] == [
-        (["SELECT", "SELECT", "SELECT"], False, INTRANS),  # the player's lock, identity, earlier
-        (["SELECT", "SELECT"], False, INTRANS),  # the accounts' lock and the key's read
-        (["WITH", "INSERT"], True, IDLE),  # the hold's write, the withdrawal, the COMMIT
+        (["SELECT", "SELECT", "SELECT"], "", INTRANS),  # the player's lock, identity, earlier
+        (["SELECT", "SELECT"], "", INTRANS),  # the accounts' lock and the key's read
+        (["WITH", "INSERT"], "COMMIT", IDLE),  # the hold's write, the withdrawal, the COMMIT
     ]
     stored = Withdrawal.objects.get(user_id=alice.pk, request_key="w1")
     assert stored.pk == withdrawal.pk
