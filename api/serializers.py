@@ -227,6 +227,9 @@ class WithdrawalSerializer(Serializer):
     amount = serializers.IntegerField()
     currency = serializers.CharField()
     status = serializers.CharField()
+    payout_pending = serializers.BooleanField(
+        help_text="Paid out of the wallet, not yet taken by the payment provider (sent again every minute)."
+    )
     reason = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     decided_at = serializers.DateTimeField(allow_null=True)

@@ -1,6 +1,8 @@
 """The withdrawal queue: waiting withdrawals oldest first, with their age, amount, player and
 the player's balance; approve or reject in one click each, with a reason. Through
-``backoffice.actions`` (the cashier's four eyes from issue 13: a large one waits for a second)."""
+``backoffice.actions`` (the cashier's four eyes from issue 13: a large one waits for a second).
+Below it, the approved payouts the provider has not taken yet (``wallet.payouts`` sends them
+again every minute): one that stays there is a gateway to look at."""
 
 from __future__ import annotations
 
@@ -42,10 +44,19 @@ def queue(request: HttpRequest) -> HttpResponse:
         }
         for w in waiting
     ]
+    unsent = Withdrawal.objects.filter(status=Withdrawal.Status.PAID, provider_ref="").select_related("user")
+    sending = [
+        {
+            "withdrawal": w,
+            "age": waited_words(now - (w.decided_at or now)),
+            "amount": money(w.amount, w.currency),
+        }
+        for w in unsent.order_by("decided_at", "id")[:200]
+    ]
     return render(
         request,
         "backoffice/withdrawals.html",
-        {"rows": rows, "may_decide": request.user.has_perm(DECIDE)},
+        {"rows": rows, "sending": sending, "may_decide": request.user.has_perm(DECIDE)},
     )
 
 
@@ -60,6 +71,12 @@ def decide(request: HttpRequest, withdrawal_id: int) -> HttpResponse:
             if done.status == Withdrawal.Status.REQUESTED:
                 messages.success(
                     request, f"Withdrawal {done.pk}: approved once; a second staff member pays it."
+                )
+            elif done.payout_pending:
+                messages.warning(
+                    request,
+                    f"Withdrawal {done.pk} is approved ({money(done.amount, done.currency)}), but the "
+                    "payment provider has not taken it yet: it is sent again every minute.",
                 )
             else:
                 messages.success(

@@ -43,7 +43,7 @@ from games.engine import deal as deals
 from games.engine import table as engine
 from games.errors import GameError
 from games.models import Deal, Seat, Table, TableEvent, TableTemplate, Variant
-from wallet import cashier
+from wallet import cashier, providers
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, pool_spec, seat_spec, user_spec
 from wallet.models import Currency, Journal, JournalKind, Transfer
@@ -213,7 +213,7 @@ class Simulator:
             while balance_of(spec) < needed:
                 want = min(needed - balance_of(spec) + margin, cashier.limit("WALLET_MAX_DEPOSIT"))
                 want = max(want, cashier.limit("WALLET_MIN_DEPOSIT"))
-                deposit = cashier.create_deposit(user, want, provider=cashier.SandboxProvider())
+                deposit = cashier.create_deposit(user, want, provider=providers.SandboxProvider())
                 cashier.confirm_deposit(deposit.provider_ref)
                 self.summary.money[Currency.INR]["deposits"] += want
             return

@@ -38,6 +38,9 @@ class Seat:
 def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
     os.environ.setdefault("GAME_TIMERS", "off")  # this process never runs timers itself
+    # The harness's own actions (the own work's 600, the seating) would each print the
+    # server's info line between the report's: the server logs them, this process need not.
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
 
     django.setup()

@@ -227,9 +227,13 @@ CELERY_BEAT_SCHEDULE = {
     },
     "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
     "reconcile-ledger": {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0},
+    "send-payouts": {"task": "wallet.tasks.send_payouts", "schedule": 60.0, "options": {"expires": 60.0}},
 }
 RECONCILE_EVERY_SECONDS = 3600.0
 """The ledger's reconciliation: hourly from beat, or at start-up and hourly inside daphne (embedded)."""
+PAYOUT_RETRY_SECONDS = env_int("PAYOUT_RETRY_SECONDS", 300, minimum=30)
+"""An approved withdrawal's payout not taken by the provider this long after it was last sent
+(a failure, a process that died) is sent again, by the minute's sweep (wallet.payouts)."""
 STUCK_TABLE_SECONDS = env_int("STUCK_TABLE_SECONDS", 600, minimum=30)
 """The back office's live tables: a table unchanged this long stands out as stuck."""
 
@@ -349,6 +353,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # The sandbox payment provider confirms its own deposits: play money. On only when asked,
 # and by default only while DEBUG is on; every page then shows a "sandbox money" banner.
 PAYMENTS_SANDBOX = env_bool("PAYMENTS_SANDBOX", DEBUG)
+# The payment gateway (wallet.providers.get_provider); only the sandbox is built in.
+WALLET_PAYMENT_PROVIDER = env_str("WALLET_PAYMENT_PROVIDER") or "sandbox"
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.payments")
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("backoffice.context_processors.staff")
 # A withdrawal above this many paise needs a second staff member's approval (four eyes).

@@ -24,7 +24,7 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 
-from wallet import cashier  # noqa: E402
+from wallet import cashier, providers  # noqa: E402
 from wallet import operations as ops  # noqa: E402
 from wallet.errors import WalletError  # noqa: E402
 from wallet.ledger import post, user_spec  # noqa: E402
@@ -36,7 +36,7 @@ def main(calls: int) -> None:
     users = get_user_model().objects
     alice = users.create_user(username=f"calls-a-{run}", password=None)
     bob = users.create_user(username=f"calls-b-{run}", password=None)
-    provider = cashier.SandboxProvider(confirms_itself=False)
+    provider = providers.SandboxProvider(confirms_itself=False)
     for player in (alice, bob):
         cashier.confirm_deposit(cashier.create_deposit(player, 1_00_000_00, provider=provider).provider_ref)
 

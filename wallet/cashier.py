@@ -11,9 +11,8 @@ Limits are settings with defaults (``WALLET_MIN_DEPOSIT`` ...), read when used, 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -24,6 +23,7 @@ from protection import exclusions, kyc, limits, money_play
 from protection.limits import DEPOSIT_KINDS
 from protection.models import Exclusion, LimitChange
 from protection.players import lock_statement
+from wallet import payouts
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
     Leg,
@@ -39,6 +39,7 @@ from wallet.ledger import (
 )
 from wallet.limits import check_deposit
 from wallet.models import Currency, Deposit, Journal, JournalKind, Withdrawal
+from wallet.providers import PaymentProvider, get_provider
 from wallet.tax import due as tax_due
 
 if TYPE_CHECKING:
@@ -70,56 +71,6 @@ def _check_limits(amount: object, what: str, low: str, high: str) -> int:
     if value > limit(high):
         raise WalletError(Code.LIMIT_EXCEEDED, f"The largest {what} is {rupees(limit(high))}.")
     return value
-
-
-# --- providers ------------------------------------------------------------------------------
-
-
-class PaymentProvider(Protocol):
-    """A payment gateway: starts deposits (the user pays there) and sends payouts."""
-
-    name: str
-
-    def start_deposit(self, user_id: int, amount: int, currency: str) -> str:
-        """Open a payment at the provider; return its reference (confirmed later by callback)."""
-        ...
-
-    def send_payout(self, withdrawal: Withdrawal) -> str:
-        """Send an approved withdrawal to the user's bank; return the provider's reference."""
-        ...
-
-
-@dataclass
-class SandboxProvider:
-    """A provider for development and tests: no real gateway, references are random. It
-    confirms each deposit itself at once, as a real provider's callback would later; it works
-    only while ``PAYMENTS_SANDBOX`` is on (default: DEBUG)."""
-
-    name: str = "sandbox"
-    confirms_itself: bool = True
-
-    def start_deposit(self, user_id: int, amount: int, currency: str) -> str:
-        return f"sandbox-dep-{uuid.uuid4().hex}"
-
-    def send_payout(self, withdrawal: Withdrawal) -> str:
-        return f"sandbox-pay-{uuid.uuid4().hex}"
-
-
-def get_provider(name: str | None = None) -> PaymentProvider:
-    """The provider called ``name`` (setting ``WALLET_PAYMENT_PROVIDER``, default the sandbox)."""
-    name = name or getattr(settings, "WALLET_PAYMENT_PROVIDER", "sandbox")
-    if name == "sandbox":
-        if not sandbox_on():
-            raise WalletError(
-                Code.BAD_REQUEST, "Payments are not available: no payment provider is set up (sandbox off)."
-            )
-        return SandboxProvider()
-    raise WalletError(Code.BAD_REQUEST, f"Unknown payment provider {name!r}.")
-
-
-def sandbox_on() -> bool:
-    """``PAYMENTS_SANDBOX``: play money through the sandbox provider (default: DEBUG)."""
-    return bool(getattr(settings, "PAYMENTS_SANDBOX", settings.DEBUG))
 
 
 # --- deposits -------------------------------------------------------------------------------
@@ -326,6 +277,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
             "decided_at": None,
             "reason": "",
             "provider_ref": "",
+            "payout_claimed_at": None,
             "first_approved_by_id": None,
             "first_approved_at": None,
             "correction_journal_id": None,
@@ -410,6 +362,8 @@ def _decide(
                 raise WalletError(
                     Code.NOT_STAFF, "A second staff member must approve this withdrawal (four eyes)."
                 )
+        # Refused here, before anything is written, when no provider is set up.
+        provider = (provider or get_provider()) if approve else None
         uid = withdrawal.user_id
         hold = withdrawal_hold_spec(uid)
         target = cashier_spec(uid) if approve else user_spec(uid)
@@ -429,19 +383,22 @@ def _decide(
         )
         if not approve:
             _return_tax(withdrawal, by_user, "rejected")
-        if approve:
-            withdrawal.provider_ref = (provider or get_provider()).send_payout(withdrawal)
         withdrawal.status = Withdrawal.Status.PAID if approve else Withdrawal.Status.REJECTED
         withdrawal.decision_journal = journal
         withdrawal.decided_by = by_user
         withdrawal.decided_at = timezone.now()
         withdrawal.reason = reason[:200]
+        # The payout is sent once this commits, with no lock held (wallet.payouts): claimed
+        # now, so the sweep leaves it to this process unless the send never happens.
+        withdrawal.payout_claimed_at = withdrawal.decided_at if approve else None
         statements.update(
             withdrawal,
-            ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "provider_ref"],
+            ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "payout_claimed_at"],
             commit=own,
         )
-        return withdrawal
+    if provider is not None:
+        payouts.send_after_commit(withdrawal, provider)
+    return withdrawal
 
 
 def _return_tax(withdrawal: Withdrawal, by_user: User, why: str) -> None:

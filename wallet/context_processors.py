@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
-from wallet.cashier import sandbox_on
+from wallet.providers import sandbox_on
 
 
 def payments(request: HttpRequest) -> dict[str, Any]:

@@ -234,7 +234,14 @@ class Withdrawal(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
-    provider_ref = models.CharField(max_length=120, blank=True)
+    provider_ref = models.CharField(
+        max_length=120, blank=True, help_text="The provider's reference for the payout, once it took it."
+    )
+    payout_claimed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a process last set out to send the payout (wallet.payouts); cleared once sent.",
+    )
     first_approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -263,9 +270,28 @@ class Withdrawal(models.Model):
                 name="wallet_withdrawal_decided_has_journal",
             ),
         ]
+        indexes = [
+            # The payouts still to send (wallet.payouts.send_pending, every minute).
+            models.Index(
+                fields=["id"],
+                condition=Q(status="paid", provider_ref=""),
+                name="wallet_withdrawal_payout_due",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"withdrawal {self.pk} {self.amount} {self.status}"
+
+    @property
+    def payout_pending(self) -> bool:
+        """Approved and paid out of the ledger, but not yet taken by the provider."""
+        return self.status == self.Status.PAID and not self.provider_ref
+
+    def status_words(self) -> str:
+        """The status as a player reads it."""
+        if self.payout_pending:
+            return "Approved: being sent to your bank"
+        return str(self.get_status_display())
 
 
 class ReconcileRun(models.Model):

@@ -1,30 +1,46 @@
-"""The embedded reconciliation schedule (``GAME_TIMERS=embedded``, no Celery): inside daphne,
-run the auditor at start-up and then every ``RECONCILE_EVERY_SECONDS`` (hourly); production
-runs it from Celery beat (``wallet.tasks.reconcile_ledger``)."""
+"""The wallet's schedule in the embedded mode (``GAME_TIMERS=embedded``, no Celery): inside
+daphne, the auditor at start-up and then every ``RECONCILE_EVERY_SECONDS`` (hourly), and the
+payouts still to send every ``PAYOUT_SWEEP_SECONDS`` (a minute). Production runs both from Celery
+beat (``wallet.tasks``)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from wallet import reconcile
+from wallet import payouts, reconcile
 
 log = logging.getLogger(__name__)
 
+#: How often the embedded mode sends the payouts still to send (beat's ``send-payouts``).
+PAYOUT_SWEEP_SECONDS = 60.0
 
-async def _every(seconds: float) -> None:
+#: The schedule's tasks: the event loop keeps only a weak reference to a task.
+_running: set[asyncio.Task[None]] = set()
+
+
+def _reconcile(trigger: str) -> None:
+    result = reconcile.run(trigger)
+    if not result.ok:
+        log.error("reconciliation: %d problem(s)", len(result.problems))
+
+
+def _send_payouts(_trigger: str) -> None:
+    payouts.send_pending()
+
+
+async def _every(seconds: float, job: Callable[[str], None]) -> None:
     trigger = "start-up"
     while True:
         try:
-            result = await database_sync_to_async(reconcile.run, thread_sensitive=False)(trigger)
-            if not result.ok:
-                log.error("reconciliation: %d problem(s)", len(result.problems))
+            await database_sync_to_async(job, thread_sensitive=False)(trigger)
         except Exception:  # the schedule must outlive any one failure
-            log.exception("reconciliation: the run failed")
+            log.exception("%s: the run failed", job.__name__.strip("_"))
         trigger = "schedule"
         await asyncio.sleep(seconds)
 
@@ -36,7 +52,9 @@ def start_with_daphne() -> bool:
     from twisted.internet import reactor
 
     def start() -> None:
-        asyncio.get_running_loop().create_task(_every(settings.RECONCILE_EVERY_SECONDS), name="reconcile")
+        loop = asyncio.get_running_loop()
+        _running.add(loop.create_task(_every(settings.RECONCILE_EVERY_SECONDS, _reconcile), name="reconcile"))
+        _running.add(loop.create_task(_every(PAYOUT_SWEEP_SECONDS, _send_payouts), name="send-payouts"))
 
     # Twisted types the reactor by its zope interfaces, whose methods have no ``self``: mypy
     # takes callLater's delay for the bound argument. The call is the documented one.

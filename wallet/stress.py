@@ -30,7 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from protection import kyc
-from wallet import cashier
+from wallet import cashier, providers
 from wallet import operations as ops
 from wallet.errors import WalletError
 from wallet.ledger import post, user_spec
@@ -124,7 +124,7 @@ def prepare(workers: int, total_ops: int) -> Setup:
 #: Deposits confirmed by a callback later (as a real provider does), so the walk can also
 #: confirm twice and fail them; the sandbox itself confirms at once. Payouts go through it too,
 #: whatever ``PAYMENTS_SANDBOX`` says (with it off, every approval was refused as bad_request).
-CALLBACK_LATER = cashier.SandboxProvider(confirms_itself=False)
+CALLBACK_LATER = providers.SandboxProvider(confirms_itself=False)
 
 
 class Worker:

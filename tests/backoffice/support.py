@@ -33,7 +33,7 @@ from backoffice.models import AuditAction
 from games import services
 from games.models import Seat, Table, TableTemplate
 from tests.conftest import make_user
-from wallet import cashier, ledger
+from wallet import cashier, ledger, providers
 from wallet import operations as ops
 from wallet.models import Currency, Journal
 
@@ -159,7 +159,7 @@ def seed(monkeypatch: Any) -> Seeded:
         reversal = ledger.reverse(prize, "winner was found colluding", sam)
         actions.record(sam, AuditAction.REVERSE_JOURNAL, f"journal:{prize.pk}", "winner was found colluding")
         cashier.topup_chips(erin)
-        cashier.create_deposit(erin, 5000, provider=cashier.SandboxProvider(confirms_itself=False))
+        cashier.create_deposit(erin, 5000, provider=providers.SandboxProvider(confirms_itself=False))
     return Seeded(
         users=users,
         sam=sam,

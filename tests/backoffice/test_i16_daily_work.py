@@ -184,6 +184,36 @@ def test_withdrawal_queue_approves_and_rejects_in_one_click_with_a_reason(seeded
     assert Withdrawal.objects.get(pk=dave.pk).status == "rejected"
 
 
+def test_withdrawal_queue_lists_a_payout_the_provider_has_not_taken(
+    seeded, client, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The gateway fails after the approval committed: the approval stands, the staff member is
+    told, and the payout waits under its own heading until the sweep sends it (wallet.payouts)."""
+    from wallet import providers
+
+    class Down(providers.SandboxProvider):
+        def send_payout(self, withdrawal: Withdrawal) -> str:
+            raise TimeoutError("the gateway timed out")
+
+    monkeypatch.setattr(cashier, "get_provider", Down)
+    client.force_login(make_user("cash", staff=True, role="cashier"))
+    carol = seeded.withdrawals["carol"]
+    url = reverse("backoffice:decide_withdrawal", args=[carol.pk])
+    with django_capture_on_commit_callbacks(execute=True) as sends:
+        answer = client.post(url, {"decision": "approve", "reason": "bank account verified"}, follow=True)
+    assert len(sends) == 1
+    page = answer.content.decode()
+    assert "the payment provider has not taken it yet" in page
+    stored = Withdrawal.objects.get(pk=carol.pk)
+    assert (stored.status, stored.provider_ref) == ("paid", "")
+    sending = page[page.index("Approved, not yet taken by the provider") :]
+    assert ">carol</a>" in sending
+    assert "₹100.00" in sending
+    assert ">carol</a>" not in page[: page.index("Approved, not yet taken by the provider")], (
+        "no longer waiting"
+    )
+
+
 def test_withdrawal_queue_a_large_one_needs_a_second_staff_member(seeded, client):
     big_player = seeded.users["erin"]
     deposit(big_player, 50_000_00)
@@ -339,7 +369,7 @@ def test_reconciliation_the_embedded_schedule_runs_at_start_up_then_every_interv
 
     monkeypatch.setattr(schedule.asyncio, "sleep", nap)
     with pytest.raises(asyncio.CancelledError):
-        asyncio.run(schedule._every(3600.0))
+        asyncio.run(schedule._every(3600.0, schedule._reconcile))
     assert naps == [3600.0, 3600.0]
     assert list(ReconcileRun.objects.order_by("at", "id").values_list("trigger", "ok")) == [
         ("start-up", True),

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 import statements
 from tests.wallet.support import _fast_password_hashing, posting_path, wallet  # noqa: F401 (fixtures)
-from wallet import cashier, sql
+from wallet import cashier, providers, sql
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, cashier_spec, post, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Journal, Withdrawal
@@ -30,7 +30,7 @@ def funded(user, amount: int = 500000) -> None:
 
 #: A provider that confirms by a callback later, as a real gateway does (the sandbox confirms
 #: its own deposits at once since issue 13).
-LATER = cashier.SandboxProvider(confirms_itself=False)
+LATER = providers.SandboxProvider(confirms_itself=False)
 
 
 def test_a_pending_deposit_credits_nothing(alice):
@@ -126,11 +126,14 @@ def test_a_withdrawal_request_holds_the_money(alice):
     assert balance_of(withdrawal_hold_spec(alice.pk)) == 200000
 
 
-def test_staff_approve_a_withdrawal_once(alice, sam):
+def test_staff_approve_a_withdrawal_once(alice, sam, django_capture_on_commit_callbacks):
     funded(alice)
     withdrawal = cashier.request_withdrawal(alice, 200000)
 
-    paid = cashier.approve_withdrawal(withdrawal.pk, sam)
+    with django_capture_on_commit_callbacks(execute=True) as sends:
+        paid = cashier.approve_withdrawal(withdrawal.pk, sam)
+
+    assert len(sends) == 1  # the payout, sent once the approval commits (wallet.payouts)
 
     assert paid.status == Withdrawal.Status.PAID
     assert paid.decided_by == sam

@@ -18,7 +18,7 @@ import pgpipe
 import statements
 from tests.conftest import make_user
 from tests.wallet.support import _fast_password_hashing, fund, wallet  # noqa: F401 (fixtures)
-from wallet import ledger, sql
+from wallet import ledger, providers, sql
 from wallet.errors import WalletError
 from wallet.ledger import post, user_spec
 from wallet.models import Currency, Journal, JournalKind
@@ -254,7 +254,7 @@ def test_a_deposit_is_confirmed_with_its_journal_in_one_round_trip(sent):
 
     alice = make_user("alice")
     fund(alice, 1_000)  # her accounts exist from here on
-    deposit = cashier.create_deposit(alice, 2_500, provider=cashier.SandboxProvider(confirms_itself=False))
+    deposit = cashier.create_deposit(alice, 2_500, provider=providers.SandboxProvider(confirms_itself=False))
     sent.clear()
     confirmed = cashier.confirm_deposit(deposit.provider_ref)
     assert sent == [

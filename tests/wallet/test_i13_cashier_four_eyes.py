@@ -17,7 +17,7 @@ from backoffice.models import AuditAction, AuditLog
 from tests.api.support import client_for
 from tests.conftest import make_user
 from tests.wallet.support import wallet
-from wallet import cashier, ledger
+from wallet import cashier, ledger, providers
 from wallet.errors import WalletError
 from wallet.models import Deposit, Journal, JournalKind, Withdrawal
 from wallet.reconcile import reconcile
@@ -61,7 +61,7 @@ def test_payments_sandbox_defaults_to_debug():
 
 
 def test_the_endpoint_where_a_player_confirmed_their_own_deposit_is_gone(alice):
-    later = cashier.create_deposit(alice, 50000, provider=cashier.SandboxProvider(confirms_itself=False))
+    later = cashier.create_deposit(alice, 50000, provider=providers.SandboxProvider(confirms_itself=False))
     response = client_for(alice).post(f"/api/wallet/deposits/{later.pk}/confirm/")
     assert response.status_code == 404
     later.refresh_from_db()
@@ -71,7 +71,7 @@ def test_the_endpoint_where_a_player_confirmed_their_own_deposit_is_gone(alice):
 
 def test_nobody_approves_their_own_deposit_or_withdrawal(db):
     sam = make_user("sam", staff=True)
-    later = cashier.create_deposit(sam, 50000, provider=cashier.SandboxProvider(confirms_itself=False))
+    later = cashier.create_deposit(sam, 50000, provider=providers.SandboxProvider(confirms_itself=False))
     with pytest.raises(WalletError, match="own deposit"):
         cashier.confirm_deposit(later.provider_ref, by_user=sam)
     cashier.confirm_deposit(later.provider_ref)
