@@ -20,6 +20,7 @@ from backoffice.models import VoidRequest
 from backoffice.reports import REPORTS, Report, quick_ranges
 from games.words import word
 from protection.models import KycStatus, Verification
+from wallet.models import Withdrawal
 
 
 def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -48,6 +49,9 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "voids_pending": VoidRequest.objects.filter(confirmed_at__isnull=True).count(),
             "identity_pending": Verification.objects.filter(status=KycStatus.PENDING).count(),
+            "payouts_unsent": Withdrawal.objects.filter(
+                status=Withdrawal.Status.PAID, provider_ref=""
+            ).count(),
             "stuck": sum(row.stuck for row in live_tables())
             if request.user.has_perm("games.view_table")
             else 0,

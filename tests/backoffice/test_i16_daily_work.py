@@ -212,6 +212,8 @@ def test_withdrawal_queue_lists_a_payout_the_provider_has_not_taken(
     assert ">carol</a>" not in page[: page.index("Approved, not yet taken by the provider")], (
         "no longer waiting"
     )
+    home = client.get(reverse("backoffice:home")).content.decode()
+    assert "Approved payouts not yet taken by the provider: <strong" in home
 
 
 def test_withdrawal_queue_a_large_one_needs_a_second_staff_member(seeded, client):
