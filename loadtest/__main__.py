@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -309,6 +310,18 @@ def knee(steps: list[Step]) -> Step | None:
     return max(holding, key=lambda step: step.achieved) if holding else None
 
 
+def more_open_files() -> int:
+    """Raise this process's soft limit of open files to its hard limit (each seat is a socket:
+    1,280 tables of 2 seats need 2,560, over a shell's usual 1,024; the echo server it starts
+    inherits the limit). Returns the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return soft
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return wanted
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server under test")
@@ -323,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="every table acts in the same instant (default: tables spread over the interval)",
     )
-    parser.add_argument("--max-tables", type=int, default=640, help="the largest step")
+    parser.add_argument("--max-tables", type=int, default=1280, help="the largest step")
     parser.add_argument(
         "--refine", type=int, default=2, help="halvings of the last doubling to place the knee (0: none)"
     )
@@ -352,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         help="exit 1 if any step had an error, a drop or an unexpected close (for CI; speed never fails)",
     )
     args = parser.parse_args(argv)
+    more_open_files()
     if args.baseline:
         args.step = True
 

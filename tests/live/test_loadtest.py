@@ -248,3 +248,18 @@ def test_the_harness_vacuums_the_games_tables_when_the_server_does_not(transacti
     assert vacuumed is (autovacuum == "off")
     if vacuumed:
         assert dead_rows() == 0
+
+
+def test_the_harness_raises_its_limit_of_open_files_for_a_socket_a_seat():
+    import resource
+
+    from loadtest.__main__ import more_open_files
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # a shell's low default
+        raised = more_open_files()
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == raised
+        assert raised == (hard if hard != resource.RLIM_INFINITY else 1 << 20)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
