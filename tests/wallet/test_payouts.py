@@ -238,3 +238,23 @@ def test_the_sweep_runs_every_minute_from_beat_and_inside_daphne(settings, monke
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(schedule._every(schedule.PAYOUT_SWEEP_SECONDS, schedule._send_payouts))
     assert (sweeps, naps) == (["sent", "sent"], [60.0, 60.0])
+
+
+@pytest.mark.django_db
+def test_a_payout_the_gateway_keeps_refusing_is_given_back_and_left_by_the_sweep(
+    alice, sam, django_capture_on_commit_callbacks
+):
+    withdrawal = requested(alice)
+    down = Gateway(down=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        paid = cashier.approve_withdrawal(withdrawal.pk, sam, provider=down)
+    assert wallet(alice) == 2_000_00
+
+    returned = cashier.correct_withdrawal(withdrawal.pk, sam, "the gateway says the account is closed")
+
+    assert returned.status == Withdrawal.Status.RETURNED
+    assert not returned.payout_pending
+    assert wallet(alice) == 4_000_00  # the money is back in the wallet
+    later = paid.decided_at + timedelta(hours=1)
+    assert payouts.send_pending(provider=down, now=later) == 0
+    assert len(down.seen) == 1  # only the first try: the sweep leaves a returned withdrawal
