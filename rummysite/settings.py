@@ -216,6 +216,8 @@ after its time."""
 LIVE_CHECK_SECONDS = 2.0
 """How often each server process reads the versions of the tables it has connections to, and
 catches up a connection that missed a message (games.missed); 0 turns the check off."""
+PAYOUT_SWEEP_SECONDS = 60.0
+"""How often the payouts still to send are swept (wallet.payouts): from beat, or inside daphne."""
 CELERY_BEAT_SCHEDULE = {
     # One message a second for the deadlines and the bots alike (games.timers.tick). A tick still
     # queued when the next is sent is dropped, not run late: after a busy spell the worker runs
@@ -227,7 +229,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
     "reconcile-ledger": {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0},
-    "send-payouts": {"task": "wallet.tasks.send_payouts", "schedule": 60.0, "options": {"expires": 60.0}},
+    "send-payouts": {
+        "task": "wallet.tasks.send_payouts",
+        "schedule": PAYOUT_SWEEP_SECONDS,
+        "options": {"expires": PAYOUT_SWEEP_SECONDS},
+    },
 }
 RECONCILE_EVERY_SECONDS = 3600.0
 """The ledger's reconciliation: hourly from beat, or at start-up and hourly inside daphne (embedded)."""

@@ -1,7 +1,7 @@
 """The wallet's schedule in the embedded mode (``GAME_TIMERS=embedded``, no Celery): inside
 daphne, the auditor at start-up and then every ``RECONCILE_EVERY_SECONDS`` (hourly), and the
-payouts still to send every ``PAYOUT_SWEEP_SECONDS`` (a minute). Production runs both from Celery
-beat (``wallet.tasks``)."""
+payouts still to send every ``PAYOUT_SWEEP_SECONDS`` (a minute, the setting beat's entry uses
+too). Production runs both from Celery beat (``wallet.tasks``)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,6 @@ from django.conf import settings
 from wallet import payouts, reconcile
 
 log = logging.getLogger(__name__)
-
-#: How often the embedded mode sends the payouts still to send (beat's ``send-payouts``).
-PAYOUT_SWEEP_SECONDS = 60.0
 
 #: The schedule's tasks: the event loop keeps only a weak reference to a task.
 _running: set[asyncio.Task[None]] = set()
@@ -53,8 +50,11 @@ def start_with_daphne() -> bool:
 
     def start() -> None:
         loop = asyncio.get_running_loop()
-        _running.add(loop.create_task(_every(settings.RECONCILE_EVERY_SECONDS, _reconcile), name="reconcile"))
-        _running.add(loop.create_task(_every(PAYOUT_SWEEP_SECONDS, _send_payouts), name="send-payouts"))
+        for seconds, job, name in (
+            (settings.RECONCILE_EVERY_SECONDS, _reconcile, "reconcile"),
+            (settings.PAYOUT_SWEEP_SECONDS, _send_payouts, "send-payouts"),
+        ):
+            _running.add(loop.create_task(_every(seconds, job), name=name))
 
     # Twisted types the reactor by its zope interfaces, whose methods have no ``self``: mypy
     # takes callLater's delay for the bound argument. The call is the documented one.

@@ -223,7 +223,7 @@ def test_the_sweep_runs_every_minute_from_beat_and_inside_daphne(settings, monke
 
     entry = settings.CELERY_BEAT_SCHEDULE["send-payouts"]
     assert (entry["task"], entry["schedule"]) == ("wallet.tasks.send_payouts", 60.0)
-    assert schedule.PAYOUT_SWEEP_SECONDS == 60.0
+    assert settings.PAYOUT_SWEEP_SECONDS == 60.0  # the same interval inside daphne
 
     sweeps: list[str] = []
     naps: list[float] = []
@@ -236,7 +236,7 @@ def test_the_sweep_runs_every_minute_from_beat_and_inside_daphne(settings, monke
     monkeypatch.setattr(payouts, "send_pending", lambda: sweeps.append("sent") or 0)
     monkeypatch.setattr(schedule.asyncio, "sleep", nap)
     with pytest.raises(asyncio.CancelledError):
-        asyncio.run(schedule._every(schedule.PAYOUT_SWEEP_SECONDS, schedule._send_payouts))
+        asyncio.run(schedule._every(settings.PAYOUT_SWEEP_SECONDS, schedule._send_payouts))
     assert (sweeps, naps) == (["sent", "sent"], [60.0, 60.0])
 
 
