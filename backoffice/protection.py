@@ -1,4 +1,4 @@
-"""Player protection for staff (issue 19, point 7): the identity checks waiting, oldest first,
+"""Player protection for staff: the identity checks waiting, oldest first,
 decided by risk staff with a reason (never their own); and one page of the players with limits,
 breaks, self-exclusions or a check waiting, with every change recorded. Staff see
 self-exclusions and breaks; nothing here, or anywhere, lifts or shortens one (R-PROT-3)."""

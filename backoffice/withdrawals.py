@@ -1,6 +1,6 @@
 """The withdrawal queue: waiting withdrawals oldest first, with their age, amount, player and
 the player's balance; approve or reject in one click each, with a reason. Through
-``backoffice.actions`` (the cashier's four eyes from issue 13: a large one waits for a second).
+``backoffice.actions`` (the cashier's four eyes: a large one waits for a second).
 Below it, the approved payouts the provider has not taken yet (``wallet.payouts`` sends them
 again every minute): one that stays there is a gateway to look at."""
 

@@ -16,13 +16,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-import statements
 from games import services
 from games.engine.actions import ActionError, action_from_json
 from games.errors import GameError
 from games.models import ActionReceipt, Table
 from games.views_state import grouping_labels
-from statements import Insert, Prepared, Statement
+from hotpath import statements
+from hotpath.statements import Insert, Prepared, Statement
 
 #: Moves in the deal, handed to :func:`games.services.act` with their fields.
 DEAL_ACTIONS = ("draw", "discard", "drop", "finish", "declare", "show", "save_grouping")

@@ -33,10 +33,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
-import jsontext
 from games import client_actions, services, views_state
 from games.models import Table
 from games.views_state import events_for, table_view
+from hotpath import jsontext
 
 log = logging.getLogger(__name__)
 

@@ -51,8 +51,8 @@ from games.models import (
     TableTemplate,
     Visibility,
 )
+from hotpath.statements import Insert, Prepared, Statement, Update, execute_many, instance
 from protection import money_play
-from statements import Insert, Prepared, Statement, Update, execute_many, instance
 from wallet import operations as ops
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec

@@ -19,7 +19,7 @@ from games.engine.variants import variant_named
 from games.errors import GameError
 from games.models import Deal, Seat, Table, TableEvent, Visibility
 from games.results import explain_result, explain_split, grouping_verdict
-from statements import Prepared
+from hotpath.statements import Prepared
 
 #: Every sitting at a table, oldest first: read for each snapshot a write publishes.
 SEATS = Prepared(

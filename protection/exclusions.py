@@ -17,12 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from hotpath.statements import Prepared, instances
 from protection.history import record
 from protection.models import Exclusion, ExclusionKind
 from protection.players import lock, uid
 from protection.refusal import ProtectionError, Refusal
 from protection.signals import money_play_stopped
-from statements import Prepared, instances
 
 #: What a player may choose, by key: (kind, length; None is for good).
 CHOICES: dict[str, tuple[ExclusionKind, timedelta | None, str]] = {

@@ -18,11 +18,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from hotpath.statements import Prepared
 from protection.history import record
 from protection.models import DocumentType, KycStatus, Verification
 from protection.players import lock, uid
 from protection.refusal import ProtectionError, Refusal
-from statements import Prepared
 
 
 class KycProvider(Protocol):

@@ -22,11 +22,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from hotpath.statements import Prepared, instances
 from protection.history import record
 from protection.models import LimitChange, LimitKind
 from protection.players import lock, uid
 from protection.refusal import ProtectionError, Refusal
-from statements import Prepared, instances
 
 DEPOSIT_KINDS = (LimitKind.DEPOSIT_DAY, LimitKind.DEPOSIT_WEEK, LimitKind.DEPOSIT_MONTH)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-import statements
+from hotpath import statements
 
 
 def uid(user: Any) -> int:

@@ -91,7 +91,7 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         # A database that is down answers /healthz and requests in seconds, not minutes.
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
-        # The hot paths' prepared statements (statements.py) are planned once per connection:
+        # The hot paths' prepared statements (hotpath/statements.py) are planned once per connection:
         # PostgreSQL otherwise re-plans some at every call (the ledger's posting, whose arrays
         # and CTEs it never judges cheap enough), which cost more than running them. Only
         # prepared statements are affected; Django's own queries are bound on the client.
@@ -355,7 +355,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 
-# --- Trust (issue 13): payments, staff roles, login, input limits (docs/BACKOFFICE.md) ---
+# --- Trust: payments, staff roles, login, input limits (docs/BACKOFFICE.md) ---
 # The sandbox payment provider confirms its own deposits: play money. On only when asked,
 # and by default only while DEBUG is on; every page then shows a "sandbox money" banner.
 PAYMENTS_SANDBOX = env_bool("PAYMENTS_SANDBOX", DEBUG)
@@ -369,7 +369,7 @@ WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, 
 # takes. Both pass the same ledger tests; docs/PERFORMANCE.md measures the difference.
 WALLET_FAST_PATH = env_bool("WALLET_FAST_PATH", True)
 # The hot paths' statements (a move, a posting, a deposit) run as server-side prepared statements
-# on PostgreSQL (statements.py); 0 behind a pooler that cannot keep them (pgbouncer in transaction
+# on PostgreSQL (hotpath/statements.py); 0 behind a pooler that cannot keep them (pgbouncer in transaction
 # mode before 1.21).
 PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 # Tables: the most open seats a player holds at once, and how long "play now" on one template
@@ -414,7 +414,7 @@ STAFF_TOTP_REQUIRED = env_bool("STAFF_TOTP_REQUIRED", not DEBUG)
 OTP_TOTP_ISSUER = "Rummy"
 
 
-# --- Player protection (issue 19, docs/DEPLOY.md "Money play", docs/RULES.md section 12) ---
+# --- Player protection (docs/DEPLOY.md "Money play", docs/RULES.md section 12) ---
 # Money play for the whole site: on by default only while DEBUG is on (the embedded demo plays
 # sandbox money), off in production until the operator turns it on where it is legal.
 MONEY_PLAY = env_bool("MONEY_PLAY", DEBUG)

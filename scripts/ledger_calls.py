@@ -1,6 +1,6 @@
 """CPU a call of the ledger and the cashier takes in Python, one thread, one connection.
 
-A benchmark, not a test: it prints figures (docs/PERFORMANCE.md, "Session 11"). It creates
+A benchmark, not a test: it prints figures (docs/PERFORMANCE.md, "The ledger"). It creates
 players and money in the configured database, so point ``DATABASE_URL`` at a scratch one:
 
     DEBUG=0 MONEY_PLAY=1 DATABASE_URL=postgresql://.../scratch python scripts/ledger_calls.py [calls]

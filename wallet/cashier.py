@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.utils import timezone
 
-import statements
 from accounts.text import visible
+from hotpath import statements
 from protection import exclusions, kyc, limits, money_play
 from protection.limits import DEPOSIT_KINDS
 from protection.models import Exclusion, LimitChange

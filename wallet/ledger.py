@@ -38,8 +38,8 @@ from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-import statements
 from accounts.text import visible
+from hotpath import statements
 from wallet import sql
 from wallet.errors import Code, WalletError
 from wallet.models import Account, AccountKind, Currency, Journal, JournalKind

@@ -296,7 +296,7 @@ class Withdrawal(models.Model):
 
 class ReconcileRun(models.Model):
     """One run of the auditor (``wallet.reconcile.run``): when, the verdict and its figures, so
-    staff see when the ledger was last checked and a failing run stands out (issue 16)."""
+    staff see when the ledger was last checked and a failing run stands out."""
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     ok = models.BooleanField()

@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-import statements
+from hotpath import statements
 
 
 @dataclass(frozen=True)

@@ -378,7 +378,7 @@ def run(
     ``workers`` writers, each on its own connection, run in ``processes`` forked processes (0:
     one per writer, as a prefork server runs them), as threads of them when fewer. Threads of
     one process share its interpreter lock: with two processes of four writers, the writers
-    waited for it mid-transaction, holding their rows (docs/PERFORMANCE.md, "Session 12").
+    waited for it mid-transaction, holding their rows (docs/PERFORMANCE.md, "What we tried").
     With one writer, it runs in this process.
     """
     setup = prepare(workers, total_ops)

@@ -40,7 +40,7 @@ def test_it_lists_the_lobby_and_seats_a_player_then_refunds_on_leaving(alice, bo
 
 def test_a_deposit_is_credited_once_and_the_statement_runs(alice):
     client = client_for(alice)
-    # Issue 13: the sandbox confirms its own deposits (as a provider's callback would); the
+    # The sandbox confirms its own deposits (as a provider's callback would); the
     # endpoint where a player confirmed their own deposit is gone.
     created = client.post("/api/wallet/deposits/", {"amount": 250050}, format="json")
     assert created.status_code == 201

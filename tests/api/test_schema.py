@@ -87,7 +87,7 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
     users, sam, game, data = ctx["users"], ctx["sam"], ctx["game"], ctx["data"]
     alice, carol, dave = users["alice"], users["carol"], users["dave"]
     deal = Deal.objects.get(table=game, number=1)
-    # Pool money cannot be reversed (R-MONEY-5, issue 13); a deposit can (a chargeback).
+    # Pool money cannot be reversed (R-MONEY-5); a deposit can (a chargeback).
     split = Journal.objects.filter(kind=JournalKind.DEPOSIT).first()
 
     def walk_table() -> int:

@@ -140,8 +140,8 @@ def _act(client, changelist, action, ids, reason=None):
 
 
 def test_reversing_a_journal_in_the_admin_posts_a_new_journal_and_the_ledger_reconciles(seeded, client):
-    """Issue 13 changed the journal reversed here from a split payout (pool money, which staff
-    may no longer reverse: R-MONEY-5) to a deposit charged back by the bank."""
+    """The journal reversed is a deposit charged back by the bank: pool money (a split payout)
+    is never reversed by staff (R-MONEY-5)."""
     client.force_login(seeded.sam)
     deposit(seeded.users["erin"], 3000)
     charged_back = Journal.objects.filter(kind=JournalKind.DEPOSIT).latest("id")

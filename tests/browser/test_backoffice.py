@@ -1,4 +1,4 @@
-"""Issue 16 in a browser, as staff on a site with real play on it: a risk member finds the
+"""The back office in a browser, as staff on a site with real play on it: a risk member finds the
 running game on the live tables and asks for its void, a second confirms it (R-MONEY-7); a
 cashier finds a player, approves the oldest withdrawal and reads this week's takings and
 their CSV; the reconciliation page. Screenshots

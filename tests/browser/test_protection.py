@@ -1,4 +1,4 @@
-"""Issue 19 in a browser: a new player on a 360 px phone signs up (declaring where they live),
+"""Player protection in a browser: a new player on a 360 px phone signs up (declaring where they live),
 sets a daily deposit limit, sends an identity document and takes a break; the lobby then offers
 practice tables only and says why. A risk staff member verifies the identity in the back office.
 Screenshots: docs/screenshots/protection-*.png."""

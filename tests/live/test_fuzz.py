@@ -64,7 +64,7 @@ def table(monkeypatch):
 def check_frames(table_id: int, user: Any, frames: list[Any]) -> None:
     """Send the frames, then a ping: every answer up to the pong is a well-formed frame."""
 
-    # Each example starts with a full per-user rate budget (issue 13 shares one bucket among a
+    # Each example starts with a full per-user rate budget (the limits share one bucket among a
     # user's connections; the examples would otherwise drain it, which is not what this tests).
     from games.consumers import _USER_BUCKETS
 

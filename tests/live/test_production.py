@@ -47,7 +47,7 @@ async def _open(port: int, table_id: int, cookie: str) -> Any:
 
 
 def test_two_idle_websockets_on_one_table_stay_open_past_twice_the_redis_socket_timeout(stack):
-    """Issue 12: redis-py's socket timeout at or under channels-redis's 5 s blocking read closed
+    """redis-py's socket timeout at or under channels-redis's 5 s blocking read closed
     every idle websocket with 1011. Two clients idle for 2 x the timeout + 1 s: no close, and
     the table's group still carries a move from one to the other."""
     stack.redis()

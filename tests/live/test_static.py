@@ -25,7 +25,7 @@ PRODUCTION = {
     "SECURE_SSL_REDIRECT": "0",
     "GAME_TIMERS": "off",
     "REDIS_URL": "",
-    # Staff here have no TOTP device; the TOTP gate has its own tests (tests/backoffice/test_i13_totp.py).
+    # Staff here have no TOTP device; the TOTP gate has its own tests (tests/backoffice/test_staff_totp.py).
     "STAFF_TOTP_REQUIRED": "0",
 }
 #: A module import: ``import x from "./a.js"``, ``export * from './b.js'``, ``import("./c.js")``.

@@ -46,7 +46,7 @@ def test_it_never_stores_a_password_in_clear(client):
 
 
 def test_it_requires_the_adult_confirmation(client):
-    """Issue 13: a date of birth, no longer a checkbox (see tests/site/test_i13_accounts.py)."""
+    """A date of birth, not a checkbox (tests/site/test_login_and_sessions.py)."""
     response = signup(client, date_of_birth="")
     assert response.status_code == 400
     assert "This field is required." in response.content.decode()

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import jsontext
+from hotpath import jsontext
 
 
 def test_it_writes_what_json_reads_back_the_same():

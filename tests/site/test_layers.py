@@ -1,5 +1,6 @@
-"""Layers point one way (docs/ARCHITECTURE.md): under everything ``jsontext`` (orjson only),
-``pgpipe`` (psycopg only) and ``statements`` (Django only), then the rules engine and
+"""Layers point one way (docs/ARCHITECTURE.md): under everything ``hotpath``, the hot paths'
+database access (``hotpath.jsontext``: orjson only; ``hotpath.pgpipe``: psycopg only;
+``hotpath.statements``: Django only), then the rules engine and
 accounts, then player protection, then the wallet, then games, then the back office and the
 API, then the site. A module may import its own app, an app of its layer's neighbour beside it
 (the back office and the API), or a layer below; never a layer above. And no import cycle
@@ -18,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Lowest first; a longer name wins (``games.engine`` is not ``games``).
 LAYERS = {
-    "statements": -1,  # Django only: the statements the hot paths build once
-    "jsontext": -2,  # orjson only: JSON text for the hot paths (statements uses it)
-    "pgpipe": -2,  # psycopg only: statements pipelined through libpq (statements uses it)
+    "hotpath.statements": -1,  # Django only: the statements the hot paths build once
+    "hotpath.jsontext": -2,  # orjson only: JSON text for the hot paths (statements uses it)
+    "hotpath.pgpipe": -2,  # psycopg only: statements pipelined through libpq (statements uses it)
+    "hotpath": -3,  # the package itself: its __init__ imports nothing
     "games.engine": 0,
     "accounts": 0,
     "protection": 1,
@@ -32,7 +34,7 @@ LAYERS = {
     "loadtest": 5,
 }
 
-#: Upward imports still there (none: issue 16 moved the staff pages of the apps below into
+#: Upward imports still there (none: the staff pages of the apps below live in
 #: ``backoffice.admin_*``); a new one fails the test.
 KNOWN_UPWARD: set[tuple[str, str]] = set()
 

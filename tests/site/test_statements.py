@@ -11,8 +11,8 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-import statements
 from games.models import ActionReceipt
+from hotpath import statements
 from tests.tables.support import Clock, in_turn_order, seat_all, template
 
 pytestmark = pytest.mark.django_db
@@ -130,8 +130,8 @@ def test_a_value_the_database_cannot_hold_is_refused_before_anything_is_sent(tab
 def test_an_action_that_owns_its_transaction_commits_with_its_writes(table, alice, bob, monkeypatch):
     """Two round trips a move on PostgreSQL: the BEGIN with the lock and the receipt's read;
     the writes with the COMMIT. The after-commit hooks still run (the move is published)."""
-    import pgpipe
     from games import client_actions, services
+    from hotpath import pgpipe
 
     sent = []
     real = pgpipe.run
@@ -157,7 +157,7 @@ def test_an_action_that_owns_its_transaction_commits_with_its_writes(table, alic
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_round_trip_cut_short_closes_the_connection_and_the_next_one_opens_anew(table, monkeypatch):
-    import pgpipe
+    from hotpath import pgpipe
 
     def interrupted(fileno, event):
         raise KeyboardInterrupt  # as a signal would, in the middle of the wait
@@ -174,7 +174,7 @@ def test_a_round_trip_cut_short_closes_the_connection_and_the_next_one_opens_ane
 def _new_connection_plan(sql: str, params: list[object]) -> tuple[str, str]:
     """Run ``sql`` once on a new connection (in a transaction, as the hot paths do), then its
     cached plan and the connection's ``enable_seqscan`` after the round trip."""
-    import pgpipe
+    from hotpath import pgpipe
 
     connection.close()
     with transaction.atomic():

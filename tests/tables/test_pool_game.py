@@ -238,7 +238,7 @@ def test_it_pools_every_entry_fee_of_up_to_six_players__R_POOL_1_R_MONEY_2_R_MON
     now = state(table)
     assert (now.phase, now.started, now.prize_pool) == (engine.Phase.PLAYING, 6, 15000)
     assert pool(table.pool_ref) == 15000
-    seventh = make_user("grace")  # a player: staff may not sit at money tables at all (issue 13)
+    seventh = make_user("grace")  # a player: staff may not sit at money tables at all
     fund(seventh, MONEY)
     with pytest.raises(GameError) as error:
         services.join(table.pk, seventh, at=clock())

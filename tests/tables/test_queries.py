@@ -91,7 +91,7 @@ def test_a_prepared_read_is_compiled_once_and_answers_as_its_queryset_does(
     """statements: the ORM's SQL, built once, run with new values in the right places (the
     values here reach the SQL in another order than they are given, one of them as text)."""
     from games.models import ActionReceipt
-    from statements import Prepared
+    from hotpath.statements import Prepared
 
     clock = Clock()
     table = seat_all(template(seats=2), [alice, bob], clock)
@@ -123,7 +123,7 @@ def test_the_moves_writes_built_once_store_what_the_orm_would(alice, bob, django
     from datetime import UTC, datetime
 
     from games.models import TableEvent, Visibility
-    from statements import Insert, Update
+    from hotpath.statements import Insert, Update
 
     table = seat_all(template(seats=2), [alice, bob], Clock())
     at = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -196,8 +196,8 @@ def test_a_row_becomes_a_model_whatever_the_order_of_its_columns(alice, bob):
     would take them in the model's order), converted from what a driver returns."""
     from datetime import UTC, datetime
 
-    import statements
     from games.models import ActionReceipt
+    from hotpath import statements
 
     table = seat_all(template(seats=2), [alice, bob], Clock())
     row = statements.instance(

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import statements
+from hotpath import statements
 from tests.wallet.support import _fast_password_hashing, posting_path, wallet  # noqa: F401 (fixtures)
 from wallet import cashier, providers, sql
 from wallet.errors import WalletError
@@ -29,7 +29,7 @@ def funded(user, amount: int = 500000) -> None:
 
 
 #: A provider that confirms by a callback later, as a real gateway does (the sandbox confirms
-#: its own deposits at once since issue 13).
+#: its own deposits at once).
 LATER = providers.SandboxProvider(confirms_itself=False)
 
 

@@ -14,8 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
 from django.db.transaction import TransactionManagementError
 
-import pgpipe
-import statements
+from hotpath import pgpipe, statements
 from tests.conftest import make_user
 from tests.wallet.support import _fast_password_hashing, fund, wallet  # noqa: F401 (fixtures)
 from wallet import ledger, providers, sql

@@ -1,6 +1,6 @@
-"""Issue 16: the back office for the daily work of an operator's staff. Live tables (stuck ones
+"""The back office for the daily work of an operator's staff. Live tables (stuck ones
 stand out), the player page and its statement, the withdrawal queue oldest first with one-click
-decisions (four eyes, issue 13), and the scheduled reconciliation with its banner."""
+decisions (four eyes), and the scheduled reconciliation with its banner."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from backoffice.models import AuditAction, AuditLog
 from games import services
 from games.models import Table
 from tests.backoffice.support import DAY1, DAY2, DAY3, EXPECTED, _fast_passwords, deposit, seed  # noqa: F401
-from tests.backoffice.test_i13_staff_roles import live_deal
+from tests.backoffice.test_staff_roles import live_deal
 from tests.conftest import make_user
 from wallet import cashier, reconcile
 from wallet.models import Account, ReconcileRun, Withdrawal

@@ -1,4 +1,4 @@
-"""Issue 13, point 4 (sessions): logging out closes the websockets of that session only; a
+"""Sessions and websockets: logging out closes the websockets of that session only; a
 password change closes every websocket, session and API token of the user."""
 
 from __future__ import annotations

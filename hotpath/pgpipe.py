@@ -7,7 +7,7 @@ back, with libpq's pipeline mode (``psycopg.pq``) and psycopg's own adaptation
 (``psycopg.adapt.Transformer``: the same dumpers and loaders as its cursors). A psycopg
 cursor does the same through several layers of Python generators for each statement; on
 loopback that machinery cost more CPU than the round trips it saved (docs/PERFORMANCE.md,
-"Session 10"). Here it is one call into libpq per statement and one wait for the answers.
+"What we tried"). Here it is one call into libpq per statement and one wait for the answers.
 
 Each statement is prepared on the server the first time the connection sends it (a name per
 SQL text and parameter types; the round trip's own ``BEGIN`` and ``COMMIT`` too, so the server
@@ -41,7 +41,7 @@ _BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
 #: connection): no sequential scan where an index can serve. The hot paths read and lock a
 #: handful of rows by key; planned while a table is a few pages (a new site: the ledger's lock
 #: with 400 to 1,500 accounts), they scanned the whole table at every run for the connection's
-#: life (docs/PERFORMANCE.md, "Session 11"). If the round trip fails, its transaction (or the
+#: life (docs/PERFORMANCE.md, "A move"). If the round trip fails, its transaction (or the
 #: implicit one up to the sync) takes the setting back with it.
 _INDEXES_ONLY, _ANY_SCAN = b"SET enable_seqscan = off", b"RESET enable_seqscan"
 _OK = (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)

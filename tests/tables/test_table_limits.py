@@ -1,4 +1,4 @@
-"""Issue 13, point 3 (table limits): at most TABLE_MAX_OPEN_SEATS open seats, "play now"
+"""Table limits: at most TABLE_MAX_OPEN_SEATS open seats, "play now"
 idempotent per player and template for a few seconds (also under parallel requests), a
 template's rake 0-25% and stakes within bounds (model and admin), and R-MONEY-6: a table keeps
 the settings it was opened with."""

@@ -1,4 +1,4 @@
-"""Issue 13, point 1 (staff roles): the four groups, card secrecy in every staff page during a
+"""Staff roles: the four groups, card secrecy in every staff page during a
 live deal, staff kept off money tables, every staff action audited, refunds of started pool
 games refused (R-MONEY-5, R-MONEY-7)."""
 
@@ -96,7 +96,7 @@ def _admin_urls(live: Table) -> list[str]:
         f"/admin/autocomplete/?app_label=games&model_name=seat&field_name=user&term={live.pk}",
         "/backoffice/reports/",
     ]
-    # Issue 16's pages: live tables, players (search, page, statement and CSV), withdrawals.
+    # The daily-work pages: live tables, players (search, page, statement and CSV), withdrawals.
     urls += ["/backoffice/", "/backoffice/tables/", "/backoffice/voids/", "/backoffice/withdrawals/"]
     urls += [f"/backoffice/players/?q={q}" for q in ("a", live.pk, "")]
     for pk in Seat.objects.filter(table=live).values_list("user_id", flat=True):
@@ -209,7 +209,7 @@ def test_staff_cannot_join_money_tables_through_the_api(seeded):
 
 
 def test_staff_actions_no_reversal_refunds_a_fee_or_skips_the_rake__R_MONEY_5_R_MONEY_7(seeded):
-    """R-MONEY-5, R-MONEY-7: after a pool game started only the void (issue 16) returns fees."""
+    """R-MONEY-5, R-MONEY-7: after a pool game started only the void returns fees."""
     for kind in (JournalKind.ENTRY_FEE, JournalKind.PRIZE, JournalKind.SPLIT):
         journal = Journal.objects.filter(kind=kind).first()
         assert journal is not None, kind

@@ -36,7 +36,7 @@ from django.db.models import Field, Model, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-import jsontext
+from hotpath import jsontext
 
 ModelT = TypeVar("ModelT", bound=Model)
 WriteT = TypeVar("WriteT", "Insert", "Update")
@@ -98,7 +98,7 @@ def execute_many(statements: Sequence[Statement], *, commit: bool = False) -> li
     db = _default()
     if db.vendor != "postgresql":
         return [_on_django_cursor(db, sql, params) for sql, params in statements]
-    import pgpipe
+    from hotpath import pgpipe
 
     db.validate_no_broken_transaction()
     prepare = bool(getattr(settings, "PREPARED_STATEMENTS", True))
@@ -135,7 +135,7 @@ def transaction(*, savepoint: bool = False) -> Iterator[bool]:
     Otherwise the block owns its transaction, as Django's manual transaction management does
     (autocommit off, then on again), without the bookkeeping of an ``atomic`` block or the
     commit through psycopg's layers: together a fifth of a posting's Python time
-    (docs/PERFORMANCE.md, "Session 11"):
+    (docs/PERFORMANCE.md, "The ledger"):
 
     - its ``BEGIN`` goes with its first statements (:func:`execute_many`);
     - a write sent with ``commit=True`` carries its ``COMMIT``; a block that found nothing to
@@ -155,7 +155,7 @@ def transaction(*, savepoint: bool = False) -> Iterator[bool]:
         yield True
         raw = db.connection
         if raw.pgconn.transaction_status == _INTRANS:  # no write carried the COMMIT
-            import pgpipe
+            from hotpath import pgpipe
 
             with db.wrap_database_errors:
                 pgpipe.run(raw, [], begin=False, commit=True)
@@ -179,7 +179,7 @@ def roll_back() -> None:
     db = _default()
     raw = db.connection
     if raw is not None and raw.pgconn.transaction_status == _INTRANS:
-        import pgpipe
+        from hotpath import pgpipe
 
         with db.wrap_database_errors:
             pgpipe.run(raw, [], begin=False, rollback=True)

@@ -1,4 +1,4 @@
-"""Issue 13, point 1 (TOTP for staff): with STAFF_TOTP_REQUIRED (DEBUG off), /admin/, the back
+"""TOTP for staff: with STAFF_TOTP_REQUIRED (DEBUG off), /admin/, the back
 office and the staff API need a TOTP-verified session, set up with recovery codes; staff get no
 API token without a code."""
 

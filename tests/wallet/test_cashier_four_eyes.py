@@ -1,4 +1,4 @@
-"""Issue 13, point 2 (cashier with four eyes): the sandbox only when PAYMENTS_SANDBOX is on and
+"""The cashier with four eyes: the sandbox only when PAYMENTS_SANDBOX is on and
 then confirming its own deposits, no player-confirm endpoint, nobody deciding their own
 money, a second approver for large withdrawals, paid withdrawals corrected only by a
 compensating entry, wallet_reconcile catching a withdrawal that disagrees with the ledger,

@@ -1,4 +1,4 @@
-"""Issue 13, point 5 (input): one strict rupee parser for forms, API amounts only JSON integers
+"""Bad input: one strict rupee parser for forms, API amounts only JSON integers
 in range, NaN/Infinity/oversized/deeply nested bodies refused before parsing, invisible
 reasons refused, bad JSON to every API endpoint never a 500 nor a balance change
 (Hypothesis), CSV text cells escaped against formulas."""

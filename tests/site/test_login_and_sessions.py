@@ -1,4 +1,4 @@
-"""Issue 13, point 4 (login and sessions): lock-out after failed log-ins on the web form and the
+"""Log-in and sessions: lock-out after failed log-ins on the web form and the
 API token endpoint, client addresses from the trusted-proxy setting only, logout and password
 change ending sessions and tokens, a date of birth at sign-up, normalised usernames and no
 look-alikes."""
