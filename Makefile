@@ -63,6 +63,10 @@ clean:
 # DATABASE_URL); README, "Production", and docs/DEPLOY.md. Ctrl-C stops all three, and so
 # does a TERM sent to the recipe's shell (it waits on daphne in the background, so its trap
 # runs at once). The Procfile runs the same three processes under a process manager.
+# The Celery processes run one task at a time each: a pool of two connections per process is
+# plenty (docs/DEPLOY.md, "Database connections": daphnes x DB_POOL_SIZE + the worker's
+# processes x 2 + beat's 2 stay under PostgreSQL's max_connections).
+TIMER_DB_POOL ?= 2
 .PHONY: run-prod
 run-prod: export DEBUG ?= 0
 run-prod: $(VENV)/.runtime
@@ -74,8 +78,8 @@ run-prod: $(VENV)/.runtime
 	mkdir -p var
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker and beat (DEBUG=$$DEBUG)"
 	trap 'trap - INT TERM HUP EXIT; kill 0' INT TERM HUP EXIT; \
-	GAME_TIMERS=celery $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
-	GAME_TIMERS=celery $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
+	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
+	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
 	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application & \
 	wait $$!
 

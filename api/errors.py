@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameError
+from hotpath.busy import BUSY, RETRY_AFTER_SECONDS, pool_exhausted
 from protection.refusal import ProtectionError
 from wallet.errors import Code, WalletError
 
@@ -64,6 +65,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
+    if response is None and pool_exhausted(exc):
+        response = Response(error_body("busy", BUSY), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if response is None:
         logger.exception("API error", exc_info=exc)
         return Response(

@@ -78,6 +78,10 @@ def _sqlite() -> bool:
     return bool(settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"))
 
 
+def _pooled() -> bool:
+    return bool(connection.settings_dict["OPTIONS"].get("pool"))
+
+
 def in_thread(function: Any) -> Any:
     """``function`` made awaitable, run in a database thread: in the thread pool on
     PostgreSQL, so tables wait for their own rows and not for each other (not in the one thread
@@ -90,11 +94,12 @@ def in_thread(function: Any) -> Any:
 async def perform_in_thread(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
     """:func:`perform` in a database thread, as :func:`in_thread` runs a call, but with the
     connection checked after a call at most once a :data:`CONNECTION_CHECK_SECONDS` per thread
-    (after every call when connections are not kept, ``DB_CONN_MAX_AGE=0``): Django's health
-    check before each call is a round trip of its own (``SELECT 1``) on top of an action's
-    three. An action that finds its connection lost (PostgreSQL restarted) runs again on a new
-    one (so does one that met a deadlock or a lock timeout); its receipt makes it apply once
-    whatever became of the first attempt."""
+    (after every call when connections are neither pooled nor kept): Django's health check
+    before each call is a round trip of its own on top of an action's two. A pooled connection
+    stays with the thread between its actions for that second, then goes back to the pool. An
+    action that finds its connection lost (PostgreSQL restarted) runs again on a new one (so
+    does one that met a deadlock or a lock timeout); its receipt makes it apply once whatever
+    became of the first attempt."""
     return await sync_to_async(_perform_checked, thread_sensitive=_sqlite())(table_id, user, frame)
 
 
@@ -112,7 +117,7 @@ def _perform_checked(table_id: int, user: Any, frame: Mapping[str, Any]) -> Perf
         return perform(table_id, user, frame)
     finally:
         now = time.monotonic()
-        kept = connection.settings_dict["CONN_MAX_AGE"] != 0
+        kept = connection.settings_dict["CONN_MAX_AGE"] != 0 or _pooled()
         if not kept or now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS:
             # As after a request: a broken or old connection closed (every time when connections
             # are not kept), and the next use of this one health-checked.

@@ -91,6 +91,25 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         # A database that is down answers /healthz and requests in seconds, not minutes.
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+        # The name each connection shows in pg_stat_activity: which process holds what.
+        DATABASES["default"]["OPTIONS"]["application_name"] = env_str("DB_APPLICATION_NAME") or "rummy"
+        # Connections come from a pool per process, never one per thread: under daphne every
+        # request runs in a thread of its own, and a connection kept per thread outlived it
+        # (docs/DEPLOY.md, "Database connections"). DB_POOL_SIZE=0: no pool and no kept
+        # connection, for a site behind a pooler such as pgbouncer.
+        DB_POOL_SIZE = env_int("DB_POOL_SIZE", 10, minimum=0)
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
+        if DB_POOL_SIZE:
+            DATABASES["default"]["OPTIONS"]["pool"] = {
+                "min_size": min(env_int("DB_POOL_MIN", 2, minimum=0), DB_POOL_SIZE),
+                "max_size": DB_POOL_SIZE,
+                "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
+                # A connection idle this long goes back to the server (down to min_size), and
+                # none lives past an hour, so a long-running process gives memory back.
+                "max_idle": 300,
+                "max_lifetime": 3600,
+                "name": "rummy",
+            }
         # The hot paths' prepared statements (hotpath/statements.py) are planned once per connection:
         # PostgreSQL otherwise re-plans some at every call (the ledger's posting, whose arrays
         # and CTEs it never judges cheap enough), which cost more than running them. Only
@@ -197,10 +216,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-# Celery's Django fix-up closes the worker's database connection before and after every task,
-# so each tick (one a second) opened a new one: a PostgreSQL backend started and its
-# statements prepared again, a second. It now closes it every 10,000 tasks, and
-# rummysite.celery checks it before each task as Django does before a request.
+# Celery's Django fix-up would close the worker's database connection before and after every
+# task: a new PostgreSQL backend for each tick, once a second, its statements prepared again.
+# With this it closes it every 10,000 tasks only, and rummysite.celery hands it back to the
+# process's pool before each task, as Django does after a request (the pool checks it).
 CELERY_DB_REUSE_MAX = 10_000
 
 # Game timers (deadlines, the sweep, bots): "celery" (beat sweeps the deadlines; needs

@@ -25,3 +25,5 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("wallet/", include("wallet.urls")),
 ]
+
+handler500 = "rummysite.error_pages.server_error"

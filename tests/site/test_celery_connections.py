@@ -1,6 +1,7 @@
-"""The Celery worker keeps its database connection between tasks (Celery's Django fix-up
-closed it around every task: a new PostgreSQL backend for every tick), and a connection that
-broke meanwhile is replaced before the next task."""
+"""The Celery worker opens no database connection per task: its connections come from the
+process's pool (Celery's Django fix-up closed the connection around every task: a new
+PostgreSQL backend for every tick), and a connection that broke meanwhile is replaced before
+the next task."""
 
 from __future__ import annotations
 
@@ -12,13 +13,6 @@ from rummysite.celery import app, check_connections
 from tests.conftest import terminate_backend
 
 pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("transactional_db")]
-
-
-@pytest.fixture(autouse=True)
-def kept_connections(monkeypatch):  # type: ignore[no-untyped-def]
-    """Connections kept for a minute, as production keeps them (tests may set no age)."""
-    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
-    connection.close()
 
 
 def _backend() -> int:
@@ -39,15 +33,27 @@ def _task_runs(fixup: DjangoWorkerFixup) -> int:
         fixup.on_task_postrun(sender=task)
 
 
-def test_the_worker_keeps_its_database_connection_between_tasks(settings):
+def _opened() -> int:
+    """Connections the process's pool has opened to the server so far."""
+    return int(connection.pool.get_stats().get("connections_num", 0))
+
+
+def test_the_worker_takes_its_connections_from_the_pool_and_opens_none_per_task(settings):
+    assert connection.pool is not None, "PostgreSQL connections come from a pool (DB_POOL_SIZE)"
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] == 0, "the pool keeps connections, not Django"
     fixup = DjangoWorkerFixup(app)
     assert fixup.db_reuse_max == settings.CELERY_DB_REUSE_MAX >= 1000
+    _task_runs(fixup)  # the pool opens its first connections
+    connection.pool.wait(timeout=10)
+    opened = _opened()
     pids = {_task_runs(fixup) for _ in range(5)}
-    assert len(pids) == 1, f"one connection for five tasks, not {len(pids)}"
+    assert _opened() == opened, "no new connection for five tasks"
+    assert len(pids) <= connection.pool.get_stats()["pool_size"] < 5
 
 
 def test_a_connection_that_broke_between_tasks_is_replaced_before_the_next():
     fixup = DjangoWorkerFixup(app)
-    first = _task_runs(fixup)
-    terminate_backend(first)
-    assert _task_runs(fixup) != first
+    seen = {_task_runs(fixup) for _ in range(4)}
+    for pid in seen:  # every connection the tasks used, as a server restart would
+        terminate_backend(pid)
+    assert _task_runs(fixup) not in seen
