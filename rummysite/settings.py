@@ -152,9 +152,10 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 # The channel layer on Redis: "pubsub" (channels_redis's RedisPubSubChannelLayer, the default:
 # a group message is one PUBLISH, received once by each server process that has members, a
 # quarter less CPU a move than "lists": docs/PERFORMANCE.md, "A move") or "lists"
-# (RedisChannelLayer: a copy of each message in a list per connection). Pub/sub keeps no message for a process that
-# is reconnecting; neither layer is trusted to deliver every message: each server process
-# checks its tables' versions and catches up a connection left behind (games.missed).
+# (RedisChannelLayer: a copy of each message in a list per connection). Pub/sub keeps no
+# message for a process that is reconnecting; neither layer is trusted to deliver every
+# message: each server process checks its tables' versions and catches up a connection left
+# behind (games.missed).
 REDIS_CHANNEL_LAYER = env_str("REDIS_CHANNEL_LAYER") or "pubsub"
 if REDIS_CHANNEL_LAYER not in ("pubsub", "lists"):
     raise ImproperlyConfigured("REDIS_CHANNEL_LAYER must be pubsub or lists")
