@@ -1,7 +1,7 @@
 """JSON text for the hot paths: a move's state read and written, its frames and snapshots.
 
 orjson writes and reads the same JSON as the standard library's ``json`` at a fraction of its
-cost (a tenth of a move's Python time went to ``json``: docs/PERFORMANCE.md, "What we tried").
+cost (it took 7% off a move's Python time: docs/PERFORMANCE.md, "A move").
 The text is compact, in UTF-8 (not ``\\u`` escapes), and keys that are not strings (an int)
 are written as strings, as ``json`` does. This module imports nothing of the project, so every
 layer may use it (docs/ARCHITECTURE.md).

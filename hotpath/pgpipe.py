@@ -41,7 +41,7 @@ _BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
 #: connection): no sequential scan where an index can serve. The hot paths read and lock a
 #: handful of rows by key; planned while a table is a few pages (a new site: the ledger's lock
 #: with 400 to 1,500 accounts), they scanned the whole table at every run for the connection's
-#: life (docs/PERFORMANCE.md, "A move"). If the round trip fails, its transaction (or the
+#: life (docs/PERFORMANCE.md, "The ledger"). If the round trip fails, its transaction (or the
 #: implicit one up to the sync) takes the setting back with it.
 _INDEXES_ONLY, _ANY_SCAN = b"SET enable_seqscan = off", b"RESET enable_seqscan"
 _OK = (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)

@@ -1,8 +1,9 @@
 """Statements built once, for the hot paths: a move at a table, a deposit, a withdrawal.
 
 Building a query costs the ORM more than the database takes to run it: for a table's lock,
-1.55 ms through a queryset against 0.72 ms for the same SQL on a cursor (docs/PERFORMANCE.md).
-So the statements a hot path runs every time are built the first time and then only sent:
+1.55 ms through a queryset against 0.72 ms for the same SQL on a cursor (docs/PERFORMANCE.md,
+"A move"). So the statements a hot path runs every time are built the first time and then only
+sent:
 
 - a :class:`Prepared` read is an ordinary queryset, compiled by the ORM the first time it runs
   on a database, and from then on sent as the SQL the ORM made, with new values. Its rows are

@@ -121,7 +121,7 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
             # Keep each thread's connection: opening one per request or websocket frame cost a
-            # fifth of the server's time under load (docs/PERFORMANCE.md).
+            # fifth of the server's time under load (docs/PERFORMANCE.md, "A move").
             "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
             "OPTIONS": {
                 # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue instead
@@ -170,10 +170,11 @@ STORAGES = {
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 # The channel layer on Redis: "pubsub" (channels_redis's RedisPubSubChannelLayer, the default:
 # a group message is one PUBLISH, received once by each server process that has members, a
-# quarter less CPU a move than "lists": docs/PERFORMANCE.md) or "lists" (RedisChannelLayer: a
-# copy of each message in a list per connection). Pub/sub keeps no message for a process that
-# is reconnecting; neither layer is trusted to deliver every message: each server process
-# checks its tables' versions and catches up a connection left behind (games.missed).
+# quarter less CPU a move than "lists": docs/PERFORMANCE.md, "A move") or "lists"
+# (RedisChannelLayer: a copy of each message in a list per connection). Pub/sub keeps no
+# message for a process that is reconnecting; neither layer is trusted to deliver every
+# message: each server process checks its tables' versions and catches up a connection left
+# behind (games.missed).
 REDIS_CHANNEL_LAYER = env_str("REDIS_CHANNEL_LAYER") or "pubsub"
 if REDIS_CHANNEL_LAYER not in ("pubsub", "lists"):
     raise ImproperlyConfigured("REDIS_CHANNEL_LAYER must be pubsub or lists")
@@ -385,7 +386,8 @@ TEMPLATES[0]["OPTIONS"]["context_processors"].append("backoffice.context_process
 # A withdrawal above this many paise needs a second staff member's approval (four eyes).
 WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)
 # PostgreSQL's fast posting path (wallet/sql.py); off, postings take the portable path SQLite
-# takes. Both pass the same ledger tests; docs/PERFORMANCE.md measures the difference.
+# takes. Both pass the same ledger tests; docs/PERFORMANCE.md ("The two posting paths") measures
+# the difference.
 WALLET_FAST_PATH = env_bool("WALLET_FAST_PATH", True)
 # The hot paths' statements (a move, a posting, a deposit) run as server-side prepared statements
 # on PostgreSQL (hotpath/statements.py); 0 behind a pooler that cannot keep them (pgbouncer in transaction

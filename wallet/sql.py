@@ -10,7 +10,8 @@ locking ``SELECT`` (followed by the reads its checks need) and the writes.
   trips: the lock is pipelined with the ``BEGIN`` and the reads, and the write is a single
   statement (data-modifying CTEs). Its statements run through ``statements.execute_many``, as
   the hot path of a move does: server-side prepared unless ``PREPARED_STATEMENTS`` is off.
-  docs/PERFORMANCE.md measures what it buys; the ledger's property tests run on both paths.
+  docs/PERFORMANCE.md ("The two posting paths") measures what it buys; the ledger's property
+  tests run on both paths.
 
 Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContext``).
 """
