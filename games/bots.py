@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 
 from games import services
 from games.engine import deal as deals
@@ -106,17 +107,31 @@ def act(table_id: int, bot: Any, *, at: int | None = None) -> bool:
     return True
 
 
+def bot_named(name: str) -> Any:
+    """The computer player called ``name``, created if there is none yet.
+
+    Two callers may look for the same new bot at once (the timers' refill and a player's Play
+    now, on a fresh site): the one whose insert comes second finds the username taken, and
+    takes the bot the first one made instead of failing."""
+    user_model = get_user_model()
+    bot = user_model.objects.filter(username=name).first()
+    if bot is not None:
+        return bot
+    bot = user_model(username=name, is_bot=True)
+    bot.set_unusable_password()
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on either way
+            bot.save()
+    except IntegrityError:
+        return user_model.objects.get(username=name)
+    return bot
+
+
 def bot_users(count: int, exclude: set[int]) -> list[Any]:
     """``count`` computer players not in ``exclude``, created (with practice chips) as needed."""
-    user_model = get_user_model()
     bots = []
     for index in range(len(BOT_NAMES) + count):
-        name = BOT_NAMES[index] if index < len(BOT_NAMES) else f"bot-{index}"
-        bot = user_model.objects.filter(username=name).first()
-        if bot is None:
-            bot = user_model(username=name, is_bot=True)
-            bot.set_unusable_password()
-            bot.save()
+        bot = bot_named(BOT_NAMES[index] if index < len(BOT_NAMES) else f"bot-{index}")
         if bot.pk in exclude or not bot.is_bot:
             continue
         with contextlib.suppress(WalletError):  # already topped up today, or full

@@ -162,3 +162,59 @@ def test_the_sweep_passes_over_a_table_someone_holds_and_applies_it_next_time(pl
         assert Table.objects.get(pk=held.pk).version == before[held.pk]
     assert services.sweep(at=late) == 1, "the next sweep applies the one passed over"
     assert Table.objects.get(pk=held.pk).version > before[held.pk]
+
+
+def test_play_now_and_the_bot_refill_creating_the_same_new_bot_at_once_both_seat_it():
+    """On a fresh site the timers' refill (``bots.refill_practice_tables``) and a player's Play
+    now create the same bot at once. Here the refill's insert of the first bot is held open in
+    a thread of its own while Play now fills its table: Play now's insert of that bot waits on
+    the username's unique index, and once the refill commits, finds it taken. Play now must
+    then seat the refill's bot, not fail with an IntegrityError (a 500 on the lobby)."""
+    from accounts.models import User
+    from games import bots
+    from tests.conftest import make_user
+    from wallet.cashier import topup_chips
+
+    practice = template(name="bots 101", currency="CHIPS", seats=2, entry_fee=1000, bots_allowed=True)
+    player = make_user("priya")
+    topup_chips(player)
+    inserted, commit = threading.Event(), threading.Event()
+
+    def refill_holding_its_insert() -> None:
+        try:
+            with transaction.atomic():  # what the refill does for a bot it does not find
+                bot = User(username=bots.BOT_NAMES[0], is_bot=True)
+                bot.set_unusable_password()
+                bot.save()
+                inserted.set()
+                commit.wait(30)
+        finally:
+            connection.close()
+
+    refill = threading.Thread(target=refill_holding_its_insert)
+    refill.start()
+    assert inserted.wait(30)
+    outcome: list[Any] = []
+
+    def play_now() -> None:
+        try:
+            table = services.play_now(player, practice)
+            outcome.append(bots.fill_with_bots(table))
+        except Exception as error:  # whatever it was, the assertion below shows it
+            outcome.append(error)
+        finally:
+            connection.close()
+
+    player_thread = threading.Thread(target=play_now)
+    player_thread.start()
+    player_thread.join(1.0)  # Play now waits on the refill's insert meanwhile
+    assert player_thread.is_alive(), "Play now should wait on the refill's uncommitted bot"
+    commit.set()
+    refill.join(30)
+    player_thread.join(30)
+    assert len(outcome) == 1
+    assert isinstance(outcome[0], Table), outcome
+    table = outcome[0]
+    bot = User.objects.get(username=bots.BOT_NAMES[0])
+    assert {p.name for p in state(table).players} == {str(player.pk), str(bot.pk)}
+    assert User.objects.filter(username=bots.BOT_NAMES[0]).count() == 1
