@@ -39,6 +39,9 @@ class PaiseField(serializers.IntegerField):
         "out_of_range": f"Amounts are 1 to {MAX_PAISE} paise.",
     }
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, max_value=MAX_PAISE, **kwargs)  # for the schema
+
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("not_paise")
@@ -115,10 +118,12 @@ class LobbyTemplateSerializer(Serializer):
 class TablePlayerSerializer(Serializer):
     player = serializers.CharField(help_text="The player's user id, as a string.")
     name = serializers.CharField()
+    connected = serializers.BooleanField(help_text="Has a websocket open to the table (a bot always).")
     status = serializers.CharField()
     score = serializers.IntegerField(allow_null=True)
     drops_left = serializers.IntegerField(allow_null=True)
     auto_drop = serializers.BooleanField()
+    leaving = serializers.BooleanField(help_text="Leaves when the running deal ends.")
     rejoins = serializers.IntegerField()
     held = serializers.IntegerField(allow_null=True, help_text="21-card: paise held on the seat.")
 
@@ -127,15 +132,20 @@ class SplitOfferSerializer(Serializer):
     players = serializers.ListField(child=serializers.CharField())
     amounts = serializers.ListField(child=serializers.IntegerField())
     accepted = serializers.ListField(child=serializers.CharField())
+    drops_left = serializers.ListField(child=serializers.IntegerField())
+    why = serializers.CharField(help_text="How the amounts were worked out, in words.")
+    each = serializers.ListField(child=serializers.CharField(), help_text="Each player's amount, in words.")
 
 
 class TableViewSerializer(Serializer):
-    """The table as the requesting user may see it: their own hand only (a spectator sees none)."""
+    """The table as the requesting user may see it: their own hand only (a spectator sees none).
+    The same object, field for field, as the websocket snapshot's ``table`` (docs/PROTOCOL.md)."""
 
     table = serializers.IntegerField()
     version = serializers.IntegerField()
     status = serializers.CharField()
     template = serializers.CharField()
+    currency = serializers.CharField(help_text="INR (money) or CHIPS (practice chips).")
     variant = serializers.CharField()
     phase = serializers.CharField()
     waiting_for = serializers.CharField(allow_blank=True)
@@ -153,6 +163,9 @@ class TableViewSerializer(Serializer):
     payouts = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
     deal = serializers.JSONField(allow_null=True, help_text="The running deal as this user sees it.")
     last_result = serializers.JSONField(required=False, help_text="The last deal's result, once it is over.")
+    verify = serializers.JSONField(
+        required=False, help_text="With the last result: what re-derives its shuffle (R-DEAL-5)."
+    )
     invite_code = serializers.CharField(
         required=False, help_text="A private table you opened: the code your friends join with."
     )
@@ -212,7 +225,7 @@ class DepositSerializer(Serializer):
 
 
 class AmountSerializer(Serializer):
-    amount = PaiseField(min_value=1, help_text="Paise.")
+    amount = PaiseField(help_text="Paise.")
 
 
 class WithdrawalRequestSerializer(AmountSerializer):
@@ -258,10 +271,8 @@ class ProtectionSerializer(Serializer):
 
 class LimitRequestSerializer(Serializer):
     kind = TextField(max_length=20, help_text="deposit_day, deposit_week, deposit_month or stake_day.")
-    amount = serializers.IntegerField(
-        allow_null=True,
-        min_value=1,
-        help_text="Paise; null: no limit. Lower: at once; higher: after cooling off.",
+    amount = PaiseField(
+        allow_null=True, help_text="Paise; null: no limit. Lower: at once; higher: after cooling off."
     )
 
 

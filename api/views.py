@@ -228,10 +228,11 @@ class LobbyView(ApiView):
 
 
 def _table_response(table: Table, user: Any, code: int = 200) -> Response:
+    """The table as the websocket's snapshot shows it to ``user``, field for field: the one
+    builder's answer as it is (``games.views_state.table_view``). ``TableViewSerializer``
+    documents it in the schema; it does not filter it."""
     table = Table.objects.select_related("template").get(pk=table.pk)
-    view = table_view(table, user)
-    view.setdefault("variant", table.template.variant)
-    return Response(s.TableViewSerializer(view).data, status=code)
+    return Response(table_view(table, user), status=code)
 
 
 class PlayNowView(ApiView):

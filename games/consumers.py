@@ -35,8 +35,9 @@ CLOSE_PRIVATE = 4403
 CLOSE_NO_PONG = 4408
 CLOSE_SIGNED_OUT = 4401  # as a visitor who is not logged in: log in again
 CLOSE_FLOOD = 4429
-CLOSE_TOO_LARGE = 1009
-CLOSE_SERVER_ERROR = 1011
+#: An application may close only with 1000 or 3000-4999 (the ASGI spec; daphne turns anything
+#: else into 1011 with no frame): 4413 as HTTP's 413, Content Too Large.
+CLOSE_TOO_LARGE = 4413
 
 
 #: user id -> [tokens, last refill]: the per-user bucket, shared by the user's connections to

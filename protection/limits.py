@@ -106,11 +106,18 @@ def limits_among(changes: Iterable[LimitChange], kinds: tuple[LimitKind, ...], n
     return out
 
 
+#: The largest amount the database can keep (a signed 64-bit integer). The site's own entry
+#: points take far less (the API's PaiseField, the forms' rupee parser: ₹1 crore at most).
+_LARGEST = 2**63 - 1
+
+
 def set_limit(user: Any, kind: str, amount: int | None, *, now: datetime | None = None) -> LimitChange:
     """Set ``kind`` to ``amount`` paise (None: no limit). Lower: at once; higher: after cooling off."""
     if kind not in LimitKind.values:
         raise ProtectionError(Refusal("bad_limit", "Choose one of the limits offered."))
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0):
+    if amount is not None and (
+        isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= _LARGEST
+    ):
         raise ProtectionError(Refusal("bad_amount", "A limit is a whole amount above ₹0, or no limit."))
     now = now or timezone.now()
     with transaction.atomic():

@@ -307,3 +307,23 @@ def test_a_zero_amount_is_refused_without_a_limit_that_contradicts_the_cashiers(
         paise_from_rupees("999999999.99")
     assert "₹" not in str(huge.value)
     assert str(huge.value).endswith("enter a smaller amount.")
+
+
+def test_the_bad_amount_sweep_covers_every_request_that_takes_an_amount():
+    """tests/live/test_api_over_daphne.py sends the one bad-amount set to every endpoint that
+    takes an amount: a new one in the schema must join that list."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from tests.live.test_api_over_daphne import AMOUNT_ENDPOINTS
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+    taking = set()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            ref = body.get("schema", {}).get("$ref", "")
+            properties = components.get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+            if "amount" in properties and method == "post":
+                taking.add(path)
+    assert taking == {path for path, _ in AMOUNT_ENDPOINTS}

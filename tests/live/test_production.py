@@ -248,3 +248,28 @@ def test_a_move_timeout_due_while_redis_was_down_fires_once_when_it_is_back(stac
     assert all(stack.alive(name) for name in ("daphne", "worker", "beat")), "no process exited"
     with capsys.disabled():
         print(f"\ntimers resumed {resumed:.1f} s after Redis came back")
+
+
+def test_an_oversized_frame_gets_its_error_frame_then_an_application_close_code(stack):
+    """A frame over 16 KiB: the error frame, then close 4413. An ASGI application may close
+    only with 1000 or 3000-4999: with 1009 daphne logged "invalid close code" and the client
+    got 1011 with no error frame."""
+    stack.redis()
+    port = stack.daphne(GAME_TIMERS="off")
+    alice, bob = make_user("alice"), make_user("bob")
+    table = seat([alice, bob], seats=2, name="101 for two")
+    cookie = session_cookie(alice)
+
+    async def body() -> tuple[dict[str, Any], int | None]:
+        socket_ = await _open(port, table.pk, cookie)
+        await socket_.send(json.dumps({"type": "ping", "pad": "x" * 17_000}))
+        error = json.loads(await asyncio.wait_for(socket_.recv(), 10))
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(socket_.recv(), 10)
+        return error, closed.value.rcvd.code if closed.value.rcvd else None
+
+    error, code = asyncio.run(body())
+    assert error["error"] == "too_large"
+    assert "16384 bytes" in error["message"]
+    assert code == 4413
+    assert "invalid close code" not in stack.log("daphne").lower()
