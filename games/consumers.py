@@ -122,7 +122,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups.append(group)
         # Counted before the first snapshot, so that snapshot shows this player connected.
-        await live.in_thread(presence.connected)(self.table_id, self.user.pk)
+        came_online = await live.in_thread(presence.connected)(self.table_id, self.user.pk)
         self.counted = True
         try:
             await self.sync(self.version_asked())
@@ -131,6 +131,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         missed.watch(self)
         self.heartbeat = asyncio.ensure_future(self.keep_alive())
+        if came_online:
+            await live.announce_presence(self.table_id, self.user.pk, True)
 
     def version_asked(self) -> int | None:
         """``?v=N`` of the URL: the last version the client has, or None."""
@@ -144,7 +146,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         missed.unwatch(self)
         if getattr(self, "counted", False):
             self.counted = False
-            await live.in_thread(presence.disconnected)(self.table_id, self.user.pk)
+            if await live.in_thread(presence.disconnected)(self.table_id, self.user.pk):
+                await live.announce_presence(self.table_id, self.user.pk, False)
 
     async def refuse(self, code: int, error: str, message: str) -> None:
         await self.send_json({"error": error, "message": message, "id": None})
@@ -274,6 +277,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The session or every sign-in of the user ended (logout, password change, ban)."""
         self.version = None
         await self.refuse(CLOSE_SIGNED_OUT, "signed_out", "you are signed out; log in again to play")
+
+    async def table_presence(self, message: dict[str, Any]) -> None:
+        """A seated player came online or went offline (:func:`games.live.announce_presence`):
+        passed on as it is, once this connection has its snapshot."""
+        if self.version is not None and message["player"] != str(self.user.pk):
+            await self.send_json(
+                {"type": "presence", "player": message["player"], "connected": message["connected"]}
+            )
 
     async def table_events(self, message: dict[str, Any]) -> None:
         """A write's events from the channel layer (see :func:`games.live.publish`)."""

@@ -201,6 +201,24 @@ async def send_to_group(message: dict[str, Any]) -> None:
         log.exception("could not publish version %s of table %s", message["v"], message["table"])
 
 
+#: The ``type`` of a channel-layer message saying a seated player came online or went offline
+#: (handled by ``TableConsumer.table_presence``).
+PRESENCE_MESSAGE = "table.presence"
+
+
+async def announce_presence(table_id: int, user_id: int, connected: bool) -> None:
+    """Tell every connection at the table that a seated player's first connection opened or
+    their last one closed (:mod:`games.presence`). Not a table event: no version, no write."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": PRESENCE_MESSAGE, "player": str(user_id), "connected": connected}
+    try:
+        await layer.group_send(group_name(table_id), message)
+    except Exception:  # presence is a courtesy: the next snapshot carries it anyway
+        log.exception("could not announce the presence of %s at table %s", user_id, table_id)
+
+
 @dataclass(frozen=True)
 class Performed:
     """A websocket action's answer, and the messages of the writes it committed, for the

@@ -273,3 +273,31 @@ def test_an_oversized_frame_gets_its_error_frame_then_an_application_close_code(
     assert "16384 bytes" in error["message"]
     assert code == 4413
     assert "invalid close code" not in stack.log("daphne").lower()
+
+
+def test_an_opponent_who_closes_the_app_shows_offline_within_five_seconds(stack):
+    """Bob's app is killed (the connection dropped, no goodbye): alice hears it within 5 s,
+    with no move made and nothing written to the table."""
+    stack.redis()
+    port = stack.daphne(GAME_TIMERS="off")
+    alice, bob = make_user("alice"), make_user("bob")
+    table = seat([alice, bob], seats=2, name="101 for two")
+    cookies = {u.username: session_cookie(u) for u in (alice, bob)}
+    version = Table.objects.get(pk=table.pk).version
+
+    async def body() -> tuple[dict[str, Any], float]:
+        watching = await _open(port, table.pk, cookies["alice"])
+        leaving = await _open(port, table.pk, cookies["bob"])
+        online = json.loads(await asyncio.wait_for(watching.recv(), 10))
+        assert online == {"type": "presence", "player": str(bob.pk), "connected": True}
+        started = time.monotonic()
+        leaving.transport.abort()  # as a phone killing the app: no close frame
+        offline = json.loads(await asyncio.wait_for(watching.recv(), 10))
+        took = time.monotonic() - started
+        await watching.close()
+        return offline, took
+
+    offline, took = asyncio.run(body())
+    assert offline == {"type": "presence", "player": str(bob.pk), "connected": False}
+    assert took < 5, f"alice heard it after {took:.1f} s"
+    assert Table.objects.get(pk=table.pk).version == version
