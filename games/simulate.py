@@ -47,6 +47,7 @@ from wallet import cashier, providers
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, pool_spec, seat_spec, user_spec
 from wallet.models import Currency, Journal, JournalKind, Transfer
+from wallet.money import money
 from wallet.reconcile import reconcile
 
 POOL_VARIANTS = (Variant.POOL101, Variant.POOL201, Variant.POOL61)
@@ -83,7 +84,7 @@ class Summary:
     variants: tuple[str, ...]
     games: Counter[str] = field(default_factory=Counter)
     deals: Counter[str] = field(default_factory=Counter)
-    money: dict[str, Counter[str]] = field(default_factory=lambda: {money: Counter() for money in Currency})
+    money: dict[str, Counter[str]] = field(default_factory=lambda: {kind: Counter() for kind in Currency})
     events: Counter[str] = field(default_factory=Counter)
     checks: int = 0
     violations: list[str] = field(default_factory=list)
@@ -101,12 +102,6 @@ class Summary:
         """The summary in words; ``timing=False`` leaves out the one part that is not
         deterministic (the time it took)."""
 
-        def amount(currency: str, paise: int) -> str:
-            if currency == Currency.CHIPS:
-                return f"{paise / 100:,.2f} chips"
-            whole, rest = divmod(paise, 100)
-            return f"₹{whole:,}.{rest:02d}"
-
         out = [
             f"simulate: seed {self.seed}, variants {', '.join(self.variants)}",
             "games: "
@@ -118,7 +113,7 @@ class Summary:
             if figures:
                 out.append(
                     f"money {currency}: "
-                    + ", ".join(f"{name} {amount(currency, figures[name])}" for name in sorted(figures))
+                    + ", ".join(f"{name} {money(figures[name], currency)}" for name in sorted(figures))
                 )
         out.append("events: " + ", ".join(f"{name} {n}" for name, n in sorted(self.events.items())))
         verdict = "all held" if not self.violations else f"{len(self.violations)} VIOLATED"

@@ -43,7 +43,7 @@ def test_a_seed_plays_the_same_games_again():
 
 
 @pytest.mark.django_db
-def test_the_events_of_the_issue_come_up(monkeypatch):
+def test_every_kind_of_event_the_simulator_plays_comes_up(monkeypatch):
     """With every chance raised, a short run has drops, wrong shows, missed moves, leaves,
     rejoins, split votes and top-ups."""
     for name in ("wrong_show", "leave_between", "newcomer", "missed_move"):
@@ -73,3 +73,16 @@ def test_a_violation_exits_non_zero(monkeypatch):
     with pytest.raises(CommandError):
         call_command("simulate", "--games", "1", "--variant", "pool61", "--seed", "1", stdout=io.StringIO())
     assert Table.objects.exists()
+
+
+def test_the_summary_writes_money_with_the_one_formatter():
+    """Rupees the Indian way (lakhs), chips as chips: never ₹354,414.83."""
+    from games.simulate import Summary
+
+    summary = Summary(seed=1, variants=("pool101",))
+    summary.money["INR"]["rake"] = 35441483
+    summary.money["CHIPS"]["rake"] = 12500000
+    text = "\n".join(summary.lines(timing=False))
+    assert "rake ₹3,54,414.83" in text
+    assert "rake 1,25,000 chips" in text
+    assert "354,414" not in text
