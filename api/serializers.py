@@ -108,8 +108,9 @@ class LobbyTemplateSerializer(Serializer):
     variant = serializers.CharField()
     currency = serializers.CharField()
     seats = serializers.IntegerField()
-    entry_fee = serializers.IntegerField(help_text="Pool: the entry fee in paise.")
-    point_value = serializers.IntegerField(help_text="21-card: paise per point.")
+    entry_fee = serializers.IntegerField(help_text="Pool and deals: the entry fee in paise.")
+    point_value = serializers.IntegerField(help_text="Points (13 or 21 cards): paise per point.")
+    deals = serializers.IntegerField(help_text="Deals rummy: the number of deals (best of); else 0.")
     rake_percent = serializers.IntegerField()
     bots_allowed = serializers.BooleanField()
     open_tables = OpenTableSerializer(many=True)
@@ -125,7 +126,10 @@ class TablePlayerSerializer(Serializer):
     auto_drop = serializers.BooleanField()
     leaving = serializers.BooleanField(help_text="Leaves when the running deal ends.")
     rejoins = serializers.IntegerField()
-    held = serializers.IntegerField(allow_null=True, help_text="21-card: paise held on the seat.")
+    held = serializers.IntegerField(allow_null=True, help_text="Points tables: paise held on the seat.")
+    chips = serializers.IntegerField(
+        allow_null=True, help_text="Deals rummy: the player's game chips (a score, never money)."
+    )
 
 
 class SplitOfferSerializer(Serializer):
@@ -152,6 +156,11 @@ class TableViewSerializer(Serializer):
     deadline_ms = serializers.IntegerField(allow_null=True)
     now_ms = serializers.IntegerField()
     deal_number = serializers.IntegerField()
+    deals = serializers.IntegerField(allow_null=True, help_text="Deals rummy: the deals in the game.")
+    tie_break = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Deals rummy: the players tied for the most chips, who play the tie-breaker deal.",
+    )
     players = TablePlayerSerializer(many=True)
     prize_pool = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(

@@ -215,6 +215,7 @@ class LobbyView(ApiView):
                 "seats": t.seats,
                 "entry_fee": t.entry_fee,
                 "point_value": t.point_value,
+                "deals": t.deals,
                 "rake_percent": t.rake_percent,
                 "bots_allowed": t.bots_allowed,
                 "open_tables": [
@@ -505,7 +506,7 @@ class ChipsTopUpView(ApiView):
         return Response(s.TopUpSerializer({"journal": journal.key, "balance": balance}).data)
 
 
-# --- player protection (docs/RULES.md, section 12) ------------------------------------------
+# --- player protection (docs/RULES.md, section 15) ------------------------------------------
 
 
 def _protection(user: Any) -> Response:

@@ -6,13 +6,15 @@ from __future__ import annotations
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from games.models import Seat, TableStatus, Variant
+from games.engine.variants import variant_named
+from games.models import Seat, TableStatus
 
 
 def joinable_statuses(variant: str) -> list[str]:
-    """A pool game takes players until it starts; a 21-card table also while it plays."""
+    """A pool or deals game takes players until it starts; a points table also while it plays
+    (a player who sits down mid-deal plays from the next one, R-PTS-5)."""
     statuses: list[str] = [TableStatus.WAITING, TableStatus.STARTING]
-    if variant == Variant.POINTS21:
+    if variant_named(variant).is_points:
         statuses.append(TableStatus.PLAYING)
     return statuses
 

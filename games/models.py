@@ -9,11 +9,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from games.engine.variants import DEALS_CHOICES, variant_named
+from games.engine.variants import Variant as EngineVariant
 from games.words import VARIANTS
 from wallet.models import Currency
 
-#: Bounds of a template's stakes in paise (settings of the same name override them): a pool
-#: table's entry fee, a 21-card table's point value. The rake is always 0 to 25%.
+#: Bounds of a template's stakes in paise (settings of the same name override them): a pool or
+#: deals table's entry fee, a points table's point value. The rake is always 0 to 25%.
 DEFAULT_BOUNDS = {
     "TABLE_ENTRY_FEE_BOUNDS": (100, 10_000_00),  # ₹1 to ₹10,000
     "TABLE_POINT_VALUE_BOUNDS": (5, 100_00),  # 5 paise to ₹100 a point
@@ -33,6 +35,13 @@ class Variant(models.TextChoices):
     POOL201 = "pool201", VARIANTS["pool201"]
     POOL61 = "pool61", VARIANTS["pool61"]
     POINTS21 = "points21", VARIANTS["points21"]
+    POINTS13 = "points13", VARIANTS["points13"]
+    DEALS = "deals", VARIANTS["deals"]
+
+    @property
+    def rules(self) -> EngineVariant:
+        """The engine's table of numbers for this variant."""
+        return variant_named(self.value)
 
 
 class TableTemplate(models.Model):
@@ -44,8 +53,13 @@ class TableTemplate(models.Model):
     seats = models.PositiveSmallIntegerField(
         default=6, validators=[MinValueValidator(2), MaxValueValidator(6)]
     )
-    entry_fee = models.PositiveIntegerField(default=0, help_text="Pool: entry fee in paise.")
-    point_value = models.PositiveIntegerField(default=0, help_text="21-card: paise per point.")
+    entry_fee = models.PositiveIntegerField(default=0, help_text="Pool and deals: entry fee in paise.")
+    point_value = models.PositiveIntegerField(
+        default=0, help_text="Points (13 or 21 cards): paise per point."
+    )
+    deals = models.PositiveSmallIntegerField(
+        default=0, help_text="Deals rummy: the number of deals, 2, 3 or 6 (best of). Other variants: 0."
+    )
     rake_percent = models.PositiveSmallIntegerField(
         default=10, validators=[MaxValueValidator(MAX_RAKE_PERCENT)], help_text="0 to 25% of the pool."
     )
@@ -68,6 +82,11 @@ class TableTemplate(models.Model):
                 condition=models.Q(seats__gte=2, seats__lte=6), name="template_seats_2_to_6"
             ),
             models.CheckConstraint(
+                condition=models.Q(variant="deals", deals__in=DEALS_CHOICES)
+                | (~models.Q(variant="deals") & models.Q(deals=0)),
+                name="template_deals_only_for_deals_rummy",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(rake_percent__gte=0, rake_percent__lte=MAX_RAKE_PERCENT),
                 name="template_rake_0_to_25",
             ),
@@ -82,14 +101,19 @@ class TableTemplate(models.Model):
         errors: dict[str, Any] = {}
         if not 0 <= (self.rake_percent or 0) <= MAX_RAKE_PERCENT:
             errors["rake_percent"] = f"The rake is 0 to {MAX_RAKE_PERCENT}%."
-        if self.variant == Variant.POINTS21:
+        rules = variant_named(self.variant) if self.variant in Variant.values else None
+        if rules is not None and rules.is_points:
             low, high = bounds("TABLE_POINT_VALUE_BOUNDS")
             if not low <= (self.point_value or 0) <= high:
                 errors["point_value"] = f"A point is worth {low} to {high} paise."
-        elif self.variant:
+        elif rules is not None:
             low, high = bounds("TABLE_ENTRY_FEE_BOUNDS")
             if not low <= (self.entry_fee or 0) <= high:
                 errors["entry_fee"] = f"The entry fee is {low} to {high} paise."
+        if rules is not None and rules.is_deals and self.deals not in DEALS_CHOICES:
+            errors["deals"] = "Deals rummy is best of 2, 3 or 6 deals."
+        if rules is not None and not rules.is_deals and self.deals:
+            errors["deals"] = "Only deals rummy has a number of deals."
         if self.pk is not None:
             before = TableTemplate.objects.filter(pk=self.pk).values("variant", "currency").first()
             if before and self.tables.exists():

@@ -106,19 +106,19 @@ def now_ms() -> int:
 
 
 def timeout_at(table_id: int, state: engine.TableState, at: int) -> engine.Timeout:
-    """The deadline's command; at the end of a 21-card pause it carries what each seated player
-    could top up (R-21-9): their wallet's balance, cut to what their daily stake limit leaves
-    at a money table (R-PROT-4)."""
-    if state.is_pool or state.phase is not engine.Phase.BETWEEN:
+    """The deadline's command; at the end of a points table's pause it carries what each seated
+    player could top up (R-21-9, R-PTS-4): their wallet's balance, cut to what their daily stake
+    limit leaves at a money table (R-PROT-4)."""
+    if not state.is_points or state.phase is not engine.Phase.BETWEEN:
         return engine.Timeout(at)
     currency = Currency(TableTemplate.objects.get(tables__pk=table_id).currency)
     funds, limited = [], []
     for p in state.seated:
-        if p.held >= state.rules.seat_hold:
+        if p.held >= state.seat_hold:
             continue
         balance = balance_of(user_spec(int(p.name), currency))
         left = None if currency == Currency.CHIPS else stake_left(int(p.name))
-        if left is not None and left < min(balance, state.rules.seat_hold - p.held):
+        if left is not None and left < min(balance, state.seat_hold - p.held):
             limited.append(p.name)
             balance = left
         funds.append((p.name, balance))
@@ -140,8 +140,9 @@ def _money_play(user: Any, currency: str, stake: int) -> None:
 
 
 def stake_of(rules: engine.Rules, variant: str) -> int:
-    """What a seat puts at stake: a pool game's entry fee, a 21-card table's seat hold."""
-    return rules.seat_hold if variant == "points21" else rules.entry_fee
+    """What a seat puts at stake: a pool or deals game's entry fee, a points table's seat hold."""
+    numbers = variant_named(variant)
+    return numbers.seat_hold_points * rules.point_value if numbers.is_points else rules.entry_fee
 
 
 def name_of(user: Any) -> str:
@@ -162,6 +163,7 @@ def rules_of(template: TableTemplate) -> engine.Rules:
         rejoin_ms=template.rejoin_seconds * 1000,
         start_ms=template.start_countdown_seconds * 1000,
         packs=template.packs,
+        deals=template.deals,
     )
 
 
@@ -495,6 +497,7 @@ def _pay(table: Table, intent: engine.Money, rules: engine.Rules) -> None:
             seat.seat_ref,
             intent.amount,
             point_value=rules.point_value,
+            points=variant_named(variant).seat_hold_points,
             table_ref=table.table_ref,
             currency=currency,
         )
@@ -509,7 +512,7 @@ def _pay(table: Table, intent: engine.Money, rules: engine.Rules) -> None:
         )
     elif isinstance(intent, engine.ReleaseSeat):
         ops.release_seat(_open_seat(table, intent.player).seat_ref, currency=currency)
-    elif isinstance(intent, engine.Settle21):
+    elif isinstance(intent, engine.SettleDeal):
         refs = {name: _open_seat(table, name).seat_ref for t in intent.transfers for name in t[:2]}
         ops.settle_deal(
             table.table_ref,
@@ -518,6 +521,7 @@ def _pay(table: Table, intent: engine.Money, rules: engine.Rules) -> None:
             point_value=rules.point_value,
             rake_percent=rules.rake_percent,
             currency=currency,
+            variant=variant,
         )
     else:  # pragma: no cover - every intent is handled above
         raise AssertionError(f"unknown money intent {intent!r}")
@@ -674,7 +678,7 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
     candidates = Table.objects.filter(template=template, status__in=statuses, private=False).exclude(
         Exists(mine.filter(left_at__isnull=True))
     )
-    if template.variant != "points21":  # a pool player who left may not join that game again
+    if not variant_named(template.variant).is_points:  # one who left a game may not join it again
         candidates = candidates.exclude(Exists(mine))
     with transaction.atomic():
         _lock_player(user)

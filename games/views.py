@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.http import AuthenticatedRequest
 from games import access, reality, services
 from games.bots import fill_with_bots
+from games.engine.variants import variant_named
 from games.errors import GameError
 from games.lobby import seats_taken
 from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
@@ -44,10 +45,10 @@ REPLAY_TYPES = {
 
 
 def stake(template: TableTemplate) -> str:
-    """The entry fee (pool) or point value (21-card), in rupees or chips."""
-    amount = template.point_value if template.variant == "points21" else template.entry_fee
-    label = "per point" if template.variant == "points21" else "entry"
-    return f"{money(amount, template.currency)} {label}"
+    """The entry fee (pool, deals) or point value (points), in rupees or chips."""
+    if variant_named(template.variant).is_points:
+        return f"{money(template.point_value, template.currency)} per point"
+    return f"{money(template.entry_fee, template.currency)} entry"
 
 
 def _rows(templates: list[TableTemplate]) -> list[dict[str, Any]]:

@@ -40,6 +40,8 @@ VARIANTS = {
     "pool201": "201 Pool",
     "pool61": "61 Pool",
     "points21": "21 Cards",
+    "points13": "Points",
+    "deals": "Deals",
 }
 
 #: How a player's deal ended (games.engine.deal.Outcome).
@@ -72,6 +74,7 @@ STATUSES = {
 EVENTS = {
     "auto_drop": "chose auto drop",
     "cancelled": "The table was cancelled",
+    "chips_moved": "The game chips moved to the deal's winner",
     "voided": "The game was voided by the staff; every fee and seat hold was returned",
     "deal_number": "A new deal",
     "deal_over": "The deal is over",
@@ -104,6 +107,7 @@ EVENTS = {
     "standings": "The scores after the deal are in",
     "staying": "will stay after this deal",
     "stood_up": "stood up",
+    "tie_breaker": "A tie-breaker deal decides between the players tied for the most chips",
     "topped_up": "had their seat topped up from the wallet",
     "toss": "Cards were drawn to decide who deals",
     "toss_revealed": "The toss decides who deals",

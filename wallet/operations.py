@@ -38,12 +38,12 @@ from wallet.ledger import (
     user_spec,
 )
 from wallet.models import AccountKind, Currency, Journal, JournalKind
+from wallet.money import money
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 #: R-21-8: joining a 21-card table needs at least this many points of balance.
-SEAT_MIN_POINTS = 200
 
 
 def _uid(user: User | int) -> int:
@@ -540,7 +540,7 @@ def _split(
     )
 
 
-# --- 21-card seats and deals ------------------------------------------------------------------
+# --- points tables: seats and deals -----------------------------------------------------------
 
 
 def hold_seat(
@@ -549,23 +549,26 @@ def hold_seat(
     amount: int,
     *,
     point_value: int,
+    points: int,
     table_ref: str,
     currency: Currency = Currency.INR,
     meta: Mapping[str, Any] | None = None,
 ) -> Journal:
-    """Hold ``amount`` of the user's wallet on their seat while they play (R-21-8).
+    """Hold ``amount`` of the user's wallet on their seat while they play (R-21-8, R-PTS-4).
 
-    ``amount`` must be at least 200 × ``point_value`` (``below_minimum``). ``seat_ref`` names
-    one sitting (``seat:<id>``), so the hold is idempotent per seat.
+    ``amount`` must be at least ``points`` × ``point_value``, the most the variant's deal can
+    lose (``below_minimum``). ``seat_ref`` names one sitting (``seat:<id>``), so the hold is
+    idempotent per seat.
     """
     uid = _uid(user)
     check_amount(amount, what="amount to hold")
     check_amount(point_value, what="point value")
-    minimum = SEAT_MIN_POINTS * point_value
+    check_amount(points, what="points held")
+    minimum = points * point_value
     if amount < minimum:
         raise WalletError(
             Code.BELOW_MINIMUM,
-            f"Joining needs at least {SEAT_MIN_POINTS} points, {rupees(minimum)}, held for the table.",
+            f"Joining needs at least {points} points, {money(minimum, currency)}, held for the table.",
         )
     facts = {"point_value": point_value}
     return _onto_open_seat(uid, seat_ref, amount, f"seat_hold:{seat_ref}", table_ref, currency, meta, facts)
@@ -610,8 +613,8 @@ def top_up_seat(
     currency: Currency = Currency.INR,
     meta: Mapping[str, Any] | None = None,
 ) -> Journal:
-    """R-21-9: move ``amount`` from the user's wallet onto their open seat after deal
-    ``deal_number``, so the seat is back at 200 points for the next deal. Idempotent per seat
+    """R-21-9, R-PTS-4: move ``amount`` from the user's wallet onto their open seat after deal
+    ``deal_number``, so the seat is back at its hold for the next deal. Idempotent per seat
     and deal; ``insufficient_funds`` when the wallet cannot cover it (the caller stands the
     player up instead)."""
     uid = _uid(user)
@@ -623,7 +626,7 @@ def top_up_seat(
 def release_seat(
     seat_ref: str, *, currency: Currency = Currency.INR, meta: Mapping[str, Any] | None = None
 ) -> Journal:
-    """Give the whole seat balance back to its player's wallet and close the seat (R-21-8)."""
+    """Give the whole seat balance back to its player's wallet and close the seat (R-21-8, R-PTS-4)."""
     rows = sql.fetch(
         "SELECT owner_id FROM wallet_account WHERE ref = %s AND currency = %s AND kind = 'seat'",
         [seat_spec(seat_ref, 0, currency).ref, currency],
@@ -667,7 +670,7 @@ def settle_deal(
     variant: str = "points21",
     meta: Mapping[str, Any] | None = None,
 ) -> Journal:
-    """Settle one 21-card deal between seats (R-21-7, R-MONEY-3).
+    """Settle one points deal between seats (R-21-7, R-PTS-3, R-MONEY-3).
 
     ``transfers`` are (paying seat ref, receiving seat ref, points), e.g. the pairwise
     transfers of ``games.engine.points21.settle`` mapped to seat refs. Each seat's money

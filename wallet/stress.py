@@ -291,7 +291,9 @@ class Worker:
             uid = self._uid()
             seat = f"seat:{self._next()}"
             amount = 200 * POINT_VALUE * self.rng.randint(1, 3)
-            self._record(lambda: ops.hold_seat(uid, seat, amount, point_value=POINT_VALUE, table_ref=table))
+            self._record(
+                lambda: ops.hold_seat(uid, seat, amount, point_value=POINT_VALUE, points=200, table_ref=table)
+            )
             seated.append((seat, uid))
         elif roll < 0.45:
             seat, _ = seated.pop(self.rng.randrange(len(seated)))

@@ -246,7 +246,7 @@ class DealState:
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON types; :meth:`from_json` reads it back equal."""
         return {
-            "variant": dataclasses.asdict(self.variant),
+            "variant": self.variant.to_json(),
             "packs": self.packs,
             "timing": dataclasses.asdict(self.timing),
             "seed": seed_hex(self.seed),
@@ -274,7 +274,7 @@ class DealState:
         if drawn_from not in (None, "closed", "open"):
             raise ValueError(f"drawn_from must be 'closed', 'open' or null, not {drawn_from!r}")
         return cls(
-            variant=Variant(**data["variant"]),
+            variant=Variant.from_json(data["variant"]),
             packs=int(data["packs"]),
             timing=Timing(**data["timing"]),
             seed=seed_from_hex(data["seed"]),
@@ -317,12 +317,13 @@ class PlayerResult:
     value: int | None = None
     """21-card: value points (R-21-5); None for a dropped player or on pool tables."""
     net: int | None = None
-    """21-card: the player's total for the deal, all included (R-21-7); None on pool tables."""
+    """Points tables: the player's total for the deal, all included (R-21-7, R-PTS-3); None on
+    pool and deals tables."""
 
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """21-card: ``payer`` pays ``payee`` ``points`` (R-21-7)."""
+    """Points tables: ``payer`` pays ``payee`` ``points`` (R-21-7, R-PTS-3)."""
 
     payer: str
     payee: str
@@ -397,7 +398,7 @@ def start_deal(
         raise ValueError(f"not at this table, so not on auto drop: {', '.join(sorted(unknown))}")
     if set(auto_drop) >= set(names):
         raise ValueError("every player is on auto drop: there is nobody to play the deal")
-    packs = variant.default_packs if packs is None else packs
+    packs = variant.packs_for(len(names)) if packs is None else packs
     variant.check_packs(packs, len(names))
     deck = shuffled(shoe(packs), seed)
     size = variant.hand_size
@@ -822,8 +823,8 @@ def _close(state: DealState, at: int, events: list[Event]) -> Step:
 
 
 def deal_result(state: DealState) -> DealResult:
-    """Who won and each player's score (R-SHOW-2..4); on 21-card tables also the value points
-    and the settlement (R-21-5..7). Only for a deal that is over."""
+    """Who won and each player's score (R-SHOW-2..4); on points tables also the settlement
+    (R-PTS-3; on 21-card tables with the value points, R-21-5..7). Only for a deal that is over."""
     if state.phase is not Phase.OVER:
         raise ValueError("the deal is not over yet")
     winner = state.winner
@@ -831,7 +832,12 @@ def deal_result(state: DealState) -> DealResult:
         raise ValueError("a finished deal has a winner")
     results = [_player_result(seat) for seat in state.seats]
     transfers: tuple[Transfer, ...] = ()
-    if state.variant.is_points21:
+    if state.variant.is_points and not state.variant.is_points21:
+        # R-PTS-3: each loser pays the winner their score.
+        transfers = tuple(Transfer(r.player, winner, r.score) for r in results if r.player != winner)
+        total = sum(t.points for t in transfers)
+        results = [replace(r, net=total if r.player == winner else -r.score) for r in results]
+    elif state.variant.is_points21:
         jokers = state.jokers
         values = [
             None if result.outcome.dropped else points21.value_cards(result.hand, jokers).points

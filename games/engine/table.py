@@ -1,4 +1,4 @@
-"""One table across deals: seating, the game of pool rummy or 21-card deals, and money intents.
+"""One table across deals: seating, a game of pool or deals rummy or points deals, and money intents.
 
 ``apply(state, command) -> Progress(state, events, money)``: pure, like :func:`games.engine.deal.apply`.
 The server stores the new state, publishes the events and performs the money intents through
@@ -21,12 +21,19 @@ Decisions beyond RULES.md:
   pool; when one player is left in the game they win it at once, and no fee is ever refunded
   once the game has started.
 - "Leave after this deal" (:class:`LeaveAfterDeal`) marks the player; when the deal ends they
-  leave as if they had pressed Leave then (pool: a forfeit unless the game is over; 21-card:
-  the seat is released after the settlement).
-- A 21-card seat holds exactly 200 x point value on joining (R-21-8). After each deal a seat
-  below that is topped back up from the wallet (R-21-9): the server passes each seated
-  player's wallet balance in the :class:`Timeout` that ends the pause (``funds``); only a
-  player whose wallet cannot cover the top-up is stood up, and the whole table is told why.
+  leave as if they had pressed Leave then (pool and deals: a forfeit unless the game is over;
+  points: the seat is released after the settlement).
+- A points seat holds exactly the variant's most a deal can lose x point value on joining
+  (200 on 21-card tables, R-21-8; 80 on 13-card ones, R-PTS-4). After each deal a seat below
+  that is topped back up from the wallet (R-21-9): the server passes each seated player's
+  wallet balance in the :class:`Timeout` that ends the pause (``funds``); only a player whose
+  wallet cannot cover the top-up is stood up, and the whole table is told why.
+- Deals rummy (R-DEALS-*): game chips are each player's :attr:`Player.chips`, set when the game
+  starts and moved after each deal; they never leave the engine (no money intent names them).
+  After the last deal the most chips wins the prize pool; players tied for the most play a
+  tie-breaker deal among themselves (:attr:`TableState.tie_break`) until one leads. A player
+  who leaves is out of the game like a pool player (R-DEALS-5); one whose turns all time out
+  stays in, dropped each deal after three missed moves (R-TURN-6), and may still win.
 - Every stand-up, top-up, removal and wait is an event for the whole table with a ``reason``
   in plain words.
 - R-POOL-4: the rejoin offer of a deal (eligibility and restart score) is fixed when the deal
@@ -40,8 +47,11 @@ Decisions beyond RULES.md:
   carries the commitment to the toss seed; the seed and the order in which the players got
   their cards are revealed (``toss_revealed``) when the first deal after the toss is over, so
   anyone can re-derive every toss card with :func:`games.engine.toss.toss`.
-- 21-card: a player who joins and leaves again before the next deal is as if they never
+- Points: a player who joins and leaves again before the next deal is as if they never
   joined: the table is not tossed again for them (R-TOSS-3, a leaving player never re-seats).
+- Points: when players leave mid-deal one by one, each leave is a drop settled with the deal
+  and the last player left in it wins it (R-PTS-5); the table then waits for players, and
+  closes after its wait with every seat released if nobody comes (R-MONEY-4).
 """
 
 from __future__ import annotations
@@ -72,12 +82,10 @@ from games.engine.deal import DealState, Timing
 from games.engine.events import Event
 from games.engine.shuffle import commitment, seed_from_hex, seed_hex
 from games.engine.toss import next_dealer, seating_after_leaving, toss
-from games.engine.variants import Variant
+from games.engine.variants import CHIPS_PER_DEAL, Variant
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
-SEAT_HOLD_POINTS = 200
-"""R-21-8: a 21-card seat holds this many points of balance."""
 
 
 class Phase(StrEnum):
@@ -105,9 +113,9 @@ class Rules:
 
     seats: int = 6
     entry_fee: int = 0
-    """Pool: the entry fee. 21-card: unused."""
+    """Pool and deals: the entry fee. Points: unused."""
     point_value: int = 0
-    """21-card: paise per point. Pool: unused."""
+    """Points: paise per point. Pool and deals: unused."""
     rake_percent: int = 10
     timing: Timing = deals.DEFAULT_TIMING
     rejoin_ms: int = 20_000
@@ -119,14 +127,12 @@ class Rules:
     """A table with fewer than two players this long after opening is cancelled (R-MONEY-4)."""
     packs: int | None = None
     fee_limit: int = pool.FEE_LIMIT
+    deals: int = 0
+    """Deals rummy: the number of deals in the game (R-DEALS-1). Other formats: unused."""
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.seats <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {self.seats}")
-
-    @property
-    def seat_hold(self) -> int:
-        return SEAT_HOLD_POINTS * self.point_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +140,14 @@ class Player:
     name: str
     status: Status = Status.SEATED
     score: int = 0
-    """Pool: the game total. 21-card: unused."""
+    """Pool: the game total. Other formats: unused."""
     rejoins: int = 0
     auto_drop: bool = False
     """R-DROP-4: dropped from every deal that starts while this is on."""
     held: int = 0
-    """21-card: the balance held on the seat, in paise."""
+    """Points: the balance held on the seat, in paise."""
+    chips: int = 0
+    """Deals: the player's game chips (R-DEALS-2): a score, never money."""
     leaving: bool = False
     """Asked to leave after the current deal."""
 
@@ -321,7 +329,9 @@ class TopUpSeat:
 
 
 @dataclass(frozen=True, slots=True)
-class Settle21:
+class SettleDeal:
+    """Points: one deal's settlement (R-21-7, R-PTS-3), paid from the seats' holds."""
+
     deal_number: int
     transfers: tuple[tuple[str, str, int], ...]
     """(payer, payee, points)."""
@@ -337,7 +347,7 @@ Money: TypeAlias = (
     | HoldSeat
     | ReleaseSeat
     | TopUpSeat
-    | Settle21
+    | SettleDeal
 )
 
 
@@ -382,10 +392,33 @@ class TableState:
     """The seed of the last toss, secret until the deal after it is over."""
     toss_players: tuple[str, ...] = ()
     """The players in the order they got their toss cards (to re-derive the toss)."""
+    tie_break: tuple[str, ...] = ()
+    """Deals: the players tied for the most chips after the last deal, who alone play the next
+    deal (R-DEALS-4)."""
 
     @property
     def is_pool(self) -> bool:
-        return not self.variant.is_points21
+        """Pool rummy: scores add up to an elimination."""
+        return self.variant.is_pool
+
+    @property
+    def is_points(self) -> bool:
+        """Points rummy (13 or 21 cards): money from seat holds, deal after deal."""
+        return self.variant.is_points
+
+    @property
+    def is_deals(self) -> bool:
+        return self.variant.is_deals
+
+    @property
+    def has_prize_pool(self) -> bool:
+        """Pool and deals rummy: entry fees form a prize pool, paid when the game ends."""
+        return self.variant.has_prize_pool
+
+    @property
+    def seat_hold(self) -> int:
+        """Points: what a seat holds, the most a deal can lose x point value (R-21-8, R-PTS-4)."""
+        return self.variant.seat_hold_points * self.rules.point_value
 
     def player(self, name: str) -> Player:
         for player in self.players:
@@ -443,7 +476,7 @@ class TableState:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "variant": dataclasses.asdict(self.variant),
+            "variant": self.variant.to_json(),
             "rules": {**dataclasses.asdict(self.rules), "timing": dataclasses.asdict(self.rules.timing)},
             "phase": self.phase.value,
             "opened_ms": self.opened_ms,
@@ -469,6 +502,7 @@ class TableState:
             "history": list(self.history),
             "toss_seed": None if self.toss_seed is None else seed_hex(self.toss_seed),
             "toss_players": list(self.toss_players),
+            "tie_break": list(self.tie_break),
         }
 
     @classmethod
@@ -476,7 +510,7 @@ class TableState:
         rules = dict(data["rules"])
         rules["timing"] = Timing(**rules["timing"])
         return cls(
-            variant=Variant(**data["variant"]),
+            variant=Variant.from_json(data["variant"]),
             rules=Rules(**rules),
             phase=Phase(data["phase"]),
             opened_ms=int(data["opened_ms"]),
@@ -502,6 +536,7 @@ class TableState:
             history=tuple(data["history"]),
             toss_seed=None if data.get("toss_seed") is None else seed_from_hex(data["toss_seed"]),
             toss_players=tuple(data.get("toss_players", ())),
+            tie_break=tuple(data.get("tie_break", ())),
         )
 
 
@@ -521,8 +556,10 @@ class Progress:
 
 def open_table(variant: Variant, rules: Rules, now_ms: int) -> TableState:
     """A new, empty table waiting for players."""
-    if variant.is_points21 and rules.point_value <= 0:
-        raise ValueError("a 21-card table needs a point value")
+    if variant.is_points and rules.point_value <= 0:
+        raise ValueError("a points table needs a point value")
+    if variant.is_deals and not MIN_PLAYERS <= rules.deals <= MAX_PLAYERS:
+        raise ValueError(f"a deals table plays {MIN_PLAYERS} to {MAX_PLAYERS} deals, not {rules.deals}")
     return TableState(variant=variant, rules=rules, phase=Phase.WAITING, opened_ms=now_ms, now_ms=now_ms)
 
 
@@ -609,23 +646,23 @@ def _join(state: TableState, command: Join, out: _Out) -> TableState:
     name = command.player
     if state.phase in (Phase.FINISHED, Phase.CANCELLED):
         raise IllegalAction("table_closed", "this table is closed")
-    if state.is_pool and state.phase is not Phase.WAITING:
-        raise IllegalAction("game_running", "this pool game has already started")
+    if state.has_prize_pool and state.phase is not Phase.WAITING:
+        raise IllegalAction("game_running", "this game has already started")
     if state.has(name):
-        if state.player(name).status is Status.LEFT and state.is_pool:
+        if state.player(name).status is Status.LEFT and state.has_prize_pool:
             raise IllegalAction("left_table", "you left this table: join another one")
         if state.player(name).status is not Status.LEFT:
             raise IllegalAction("already_seated", "you are already at this table")
     if len(state.seated) >= state.rules.seats:
         raise IllegalAction("table_full", "every seat at this table is taken")
     players = tuple(p for p in state.players if p.name != name)
-    if state.is_pool:
+    if state.has_prize_pool:
         out.money.append(ChargeEntry(name, state.rules.entry_fee))
         new = Player(name)
         state = replace(state, players=(*players, new), prize_pool=state.prize_pool + state.rules.entry_fee)
     else:
-        out.money.append(HoldSeat(name, state.rules.seat_hold))
-        state = replace(state, players=(*players, Player(name, held=state.rules.seat_hold)), need_toss=True)
+        out.money.append(HoldSeat(name, state.seat_hold))
+        state = replace(state, players=(*players, Player(name, held=state.seat_hold)), need_toss=True)
     out.events.append(Event("joined", {"player": name, "seats": [p.name for p in state.seated]}))
     if state.phase is Phase.WAITING:
         state = _rewait(state, command.at)
@@ -639,44 +676,48 @@ def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
         raise IllegalAction("already_left", "you have left this table")
     if state.phase in (Phase.FINISHED, Phase.CANCELLED):
         raise IllegalAction("table_closed", "this table is closed")
-    forfeit = state.is_pool and state.phase is not Phase.WAITING and player.status is Status.IN
+    forfeit = state.has_prize_pool and state.phase is not Phase.WAITING and player.status is Status.IN
     if state.phase is Phase.WAITING:
         reason = "left before the game started: the entry fee is back in the wallet"
-        if not state.is_pool:
+        if state.is_points:
             reason = "left the table: the seat balance is back in the wallet"
     elif forfeit:
         reason = "left the game: the entry fee stays in the prize pool"
-    elif state.is_pool:
+    elif state.has_prize_pool:
         reason = "left the table"
     else:
         reason = "left the table: the seat balance goes back to the wallet after the deal is settled"
     out.events.append(Event("left", {"player": name, "forfeit": forfeit, "reason": reason}))
     left = replace(player, status=Status.LEFT, leaving=False)
     if state.phase is Phase.WAITING:
-        if state.is_pool:
+        if state.has_prize_pool:
             out.money.append(RefundEntry(name, state.rules.entry_fee))
             state = replace(state, prize_pool=state.prize_pool - state.rules.entry_fee)
         else:
             out.money.append(ReleaseSeat(name))
         return _rewait(_with_player(state, left), command.at, out)
-    # 21-card: a seat in the running deal is settled with it before it is released.
+    # Points: a seat in the running deal is settled with it before it is released.
     in_running_deal = state.phase is Phase.PLAYING and state.deal is not None and name in state.deal.players
     state = _with_player(state, left)
-    if not state.is_pool and player.status is Status.SEATED and state.seating:
+    if state.is_points and player.status is Status.SEATED and state.seating:
         # Joined and gone before playing a deal: no toss for them (R-TOSS-3).
         state = replace(state, need_toss=any(p.status is Status.SEATED for p in state.players))
-    if not state.is_pool and not in_running_deal:
+    if state.is_points and not in_running_deal:
         out.money.append(ReleaseSeat(name))
-    state = replace(state, rejoin_open=tuple(n for n in state.rejoin_open if n != name))
+    state = replace(
+        state,
+        rejoin_open=tuple(n for n in state.rejoin_open if n != name),
+        tie_break=tuple(n for n in state.tie_break if n != name),
+    )
     if state.phase is Phase.PLAYING:
         assert state.deal is not None
         if in_running_deal and state.deal.phase is not deals.Phase.OVER:
             step = deals.leave(state.deal, name, max(command.at, state.deal.now_ms))
             out.events.extend(step.events)
             state = replace(state, deal=step.state)
-        if state.is_pool and len(state.remaining) == 1:
-            # One player left in the game wins it at once, even mid-deal (R-MONEY-5): the deal
-            # is closed for its record (a show still open ends now) but eliminates nobody.
+        if state.has_prize_pool and len(state.remaining) == 1:
+            # One player left in the game wins it at once, even mid-deal (R-MONEY-5, R-DEALS-5):
+            # the deal is closed for its record (a show still open ends now) and scores nothing.
             assert state.deal is not None
             if state.deal.phase is deals.Phase.SHOW:
                 step = deals.end_show(state.deal, max(command.at, state.deal.now_ms))
@@ -688,7 +729,9 @@ def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
         return _after_deal_step(state, command.at, out)
     if state.is_pool and state.phase is Phase.BETWEEN:
         return _after_standings(state, command.at, out, recheck_split=True, auto_split=True)
-    if not state.is_pool and state.phase is Phase.BETWEEN and len(state.seated) < MIN_PLAYERS:
+    if state.is_deals and state.phase is Phase.BETWEEN:
+        return _deals_standing(state, out)
+    if state.is_points and state.phase is Phase.BETWEEN and len(state.seated) < MIN_PLAYERS:
         return replace(state, ready=False)
     return state
 
@@ -727,7 +770,7 @@ def _rejoin(state: TableState, command: Rejoin, out: _Out) -> TableState:
     name = command.player
     player = state.player(name)
     if not state.is_pool:
-        raise IllegalAction("rejoin_not_allowed", "there is no rejoin on 21-card tables")
+        raise IllegalAction("rejoin_not_allowed", "there is no rejoin at this table: only pool rummy has one")
     if state.phase is not Phase.BETWEEN or name not in state.rejoin_open:
         why = (
             "the game has ended"
@@ -775,26 +818,28 @@ def _next_deal(state: TableState, command: NextDeal, out: _Out) -> TableState:
     if state.phase not in (Phase.WAITING, Phase.BETWEEN) or not state.ready:
         raise IllegalAction("not_ready", "the next deal is not due")
     at = command.at
-    if state.phase is Phase.WAITING and state.is_pool:
-        # The game starts: every seated player is in.
+    if state.phase is Phase.WAITING and state.has_prize_pool:
+        # The game starts: every seated player is in (deals: with their game chips, R-DEALS-2).
+        chips = CHIPS_PER_DEAL * state.rules.deals if state.is_deals else 0
         state = replace(
             state,
-            players=tuple(replace(p, status=Status.IN) for p in state.players if p.status is Status.SEATED),
+            players=tuple(
+                replace(p, status=Status.IN, chips=chips) for p in state.players if p.status is Status.SEATED
+            ),
             started=len(state.seated),
         )
-        out.events.append(
-            Event(
-                "game_started", {"players": [p.name for p in state.players], "prize_pool": state.prize_pool}
-            )
-        )
-    if not state.is_pool:
+        started: dict[str, Any] = {"players": [p.name for p in state.players], "prize_pool": state.prize_pool}
+        if state.is_deals:
+            started.update(deals=state.rules.deals, chips=chips)
+        out.events.append(Event("game_started", started))
+    if state.is_points:
         state = replace(
             state,
             players=tuple(
                 replace(p, status=Status.IN) if p.status is Status.SEATED else p for p in state.players
             ),
         )
-    present = [p.name for p in state.remaining]
+    present = [p.name for p in state.remaining if not state.tie_break or p.name in state.tie_break]
     if len(present) < MIN_PLAYERS:
         raise IllegalAction("not_enough_players", "a deal needs at least two players")
     if state.need_toss or not state.seating or any(name not in state.seating for name in present):
@@ -897,8 +942,8 @@ def _timeout(state: TableState, command: Timeout, out: _Out) -> TableState:
             Event("decisions_closed", {"rejoin_missed": list(state.rejoin_open), "split": False})
         )
     state = replace(state, rejoin_open=(), rejoin_score=None, split_offer=False, split_accepted=())
-    if not state.is_pool:
-        return _points21_ready(state, at, out, dict(command.funds), frozenset(command.limited))
+    if state.is_points:
+        return _points_ready(state, at, out, dict(command.funds), frozenset(command.limited))
     return replace(state, ready=True)
 
 
@@ -928,8 +973,9 @@ def _after_deal_step(state: TableState, at: int, out: _Out) -> TableState:
 
 
 def _deal_over(state: TableState, at: int, out: _Out, *, game_winner: str | None = None) -> TableState:
-    """The deal is over: settle it (21-card) or add up the totals (pool). ``game_winner``: the
-    one player left in a pool game after a leave, who wins it at once (R-MONEY-5)."""
+    """The deal is over: settle it (points), move the game chips (deals) or add up the totals
+    (pool). ``game_winner``: the one player left in a pool or deals game after a leave, who
+    wins it at once (R-MONEY-5, R-DEALS-5)."""
     over = state.deal
     assert over is not None
     out.deal_over = over
@@ -950,9 +996,14 @@ def _deal_over(state: TableState, at: int, out: _Out, *, game_winner: str | None
         out.events.append(Event("toss_revealed", {"number": state.deal_number, **out.toss}))
         state = replace(state, toss_seed=None, toss_players=())
     state = replace(state, phase=Phase.BETWEEN, since_ms=at, ready=False, history=(*state.history, summary))
-    if not state.is_pool:
+    if state.is_deals:
+        state = _move_chips(state, result, out)
+        if game_winner is not None:
+            return _end_with_winner(state, game_winner, out)
+        return _leave_now(_deals_standing(state, out), at, out)
+    if state.is_points:
         transfers = tuple((t.payer, t.payee, t.points) for t in result.transfers)
-        out.money.append(Settle21(state.deal_number, transfers))
+        out.money.append(SettleDeal(state.deal_number, transfers))
         nets = {r.player: (r.net or 0) * state.rules.point_value for r in result.players}
         players = []
         for p in state.players:
@@ -1016,6 +1067,49 @@ def _deal_over(state: TableState, at: int, out: _Out, *, game_winner: str | None
     return _leave_now(state, at, out)
 
 
+def _move_chips(state: TableState, result: deals.DealResult, out: _Out) -> TableState:
+    """Deals: each loser's score moves in game chips to the deal's winner (R-DEALS-3), a player
+    paying at most the chips they hold (they stay in the game at 0)."""
+    winner = result.winner
+    chips = {p.name: p.chips for p in state.players}
+    moved: dict[str, int] = {}
+    for r in result.players:
+        if r.player != winner:
+            pay = min(r.score, chips.get(r.player, 0))
+            chips[r.player] -= pay
+            chips[winner] += pay
+            moved[r.player] = -pay
+    moved[winner] = -sum(moved.values())
+    standing = {p.name: chips[p.name] for p in state.players if p.status is not Status.LEFT}
+    history = (*state.history[:-1], {**state.history[-1], "chips": standing})
+    out.events.append(Event("chips_moved", {"number": state.deal_number, "moved": moved, "chips": standing}))
+    players = tuple(replace(p, chips=chips[p.name]) for p in state.players)
+    return replace(state, players=players, history=history)
+
+
+def _deals_standing(state: TableState, out: _Out) -> TableState:
+    """Deals, between deals: the last one in the game wins at once (R-DEALS-5); after the last
+    deal the most game chips wins, and players tied for the most play a tie-breaker deal among
+    themselves (R-DEALS-4)."""
+    remaining = state.remaining
+    if len(remaining) == 1:
+        return _end_with_winner(state, remaining[0].name, out)
+    if state.deal_number < state.rules.deals and not state.tie_break:
+        return state
+    most = max(p.chips for p in remaining)
+    leaders = tuple(p.name for p in remaining if p.chips == most)
+    if len(leaders) == 1:
+        return _end_with_winner(state, leaders[0], out)
+    again = bool(state.tie_break) and set(leaders) == set(state.tie_break)
+    reason = (
+        "still tied for the most game chips: another tie-breaker deal among them"
+        if again
+        else "tied for the most game chips: a tie-breaker deal among them decides"
+    )
+    out.events.append(Event("tie_breaker", {"players": list(leaders), "chips": most, "reason": reason}))
+    return replace(state, tie_break=leaders)
+
+
 def _leave_now(state: TableState, at: int, out: _Out) -> TableState:
     """The deal is over: players who asked to leave after it leave now."""
     for p in state.players:
@@ -1058,7 +1152,7 @@ def _void(state: TableState, command: Void, out: _Out) -> TableState:
             "only a game that has started can be voided; a table still waiting is cancelled instead",
         )
     out.events.append(Event("voided", {"reason": "voided by staff", "why": command.why}))
-    if state.is_pool:
+    if state.has_prize_pool:
         out.money.append(RefundAll(voided=True))
     else:
         out.money.extend(ReleaseSeat(p.name) for p in state.seated)
@@ -1079,7 +1173,7 @@ def _void(state: TableState, command: Void, out: _Out) -> TableState:
 def _cancel(state: TableState, data: dict[str, Any], out: _Out) -> TableState:
     """A table that never started: refund every fee, release every seat (R-MONEY-4)."""
     out.events.append(Event("cancelled", data))
-    if state.is_pool:
+    if state.has_prize_pool:
         out.money.append(RefundAll())
     else:
         out.money.extend(ReleaseSeat(p.name) for p in state.seated)
@@ -1142,7 +1236,10 @@ def _split_amounts(state: TableState, players: Sequence[Player]) -> tuple[int, .
 def _end_with_winner(state: TableState, winner: str, out: _Out) -> TableState:
     prize = _prize(state)
     out.money.append(PayWinner(winner, prize))
-    out.events.append(Event("game_over", {"winner": winner, "prize": prize, "prize_pool": state.prize_pool}))
+    over: dict[str, Any] = {"winner": winner, "prize": prize, "prize_pool": state.prize_pool}
+    if state.is_deals:
+        over["chips"] = {p.name: p.chips for p in state.players if p.status is not Status.LEFT}
+    out.events.append(Event("game_over", over))
     return replace(
         state,
         phase=Phase.FINISHED,
@@ -1179,17 +1276,18 @@ def _end_with_split(state: TableState, at: int, out: _Out, *, manual: bool) -> T
     )
 
 
-def _points21_ready(
+def _points_ready(
     state: TableState,
     at: int,
     out: _Out,
     funds: Mapping[str, int] | None = None,
     limited: frozenset[str] = frozenset(),
 ) -> TableState:
-    """21-card, after the pause: top seats back up to 200 points from the wallet (R-21-9), stand
+    """Points, after the pause: top seats back up to their hold from the wallet (R-21-9, R-PTS-4), stand
     up only a player whose wallet cannot, then deal again, or wait for players."""
     funds = funds or {}
-    hold = state.rules.seat_hold
+    hold = state.seat_hold
+    below = f"the seat fell below {state.variant.seat_hold_points} points"
     players = []
     for p in state.players:
         if p.status in (Status.SEATED, Status.IN) and p.held < hold:
@@ -1202,7 +1300,7 @@ def _points21_ready(
                         {
                             "player": p.name,
                             "amount": need,
-                            "reason": "the seat fell below 200 points and was topped up from the wallet",
+                            "reason": f"{below} and was topped up from the wallet",
                         },
                     )
                 )
@@ -1216,10 +1314,10 @@ def _points21_ready(
                             "player": p.name,
                             "amount": need,
                             "reason": (
-                                "the seat fell below 200 points and your daily stake limit leaves "
+                                f"{below} and your daily stake limit leaves "
                                 "too little to top it up: the seat balance is back in the wallet"
                                 if p.name in limited
-                                else "the seat fell below 200 points and the wallet cannot top it up: "
+                                else f"{below} and the wallet cannot top it up: "
                                 "the seat balance is back in the wallet"
                             ),
                         },
@@ -1266,12 +1364,16 @@ def player_view(state: TableState, player: str | None) -> dict[str, Any]:
                 "auto_drop": p.auto_drop,
                 "leaving": p.leaving,
                 "rejoins": p.rejoins,
-                "held": p.held if not state.is_pool else None,
+                "held": p.held if state.is_points else None,
+                "chips": p.chips if state.is_deals else None,
             }
             for p in state.players
         ],
-        "prize_pool": state.prize_pool if state.is_pool else None,
-        "prize": _prize(state) if state.is_pool else None,  # what the winner is paid: the pool less the rake
+        "deals": state.rules.deals if state.is_deals else None,
+        "tie_break": list(state.tie_break),
+        "prize_pool": state.prize_pool if state.has_prize_pool else None,
+        # What the winner is paid: the pool less the rake.
+        "prize": _prize(state) if state.has_prize_pool else None,
         "rejoin_open": list(state.rejoin_open),
         "split_offer": (
             {
@@ -1337,7 +1439,7 @@ __all__ = [
     "ReleaseSeat",
     "Rules",
     "SetAutoDrop",
-    "Settle21",
+    "SettleDeal",
     "Status",
     "TableState",
     "Timeout",

@@ -141,7 +141,9 @@ def seed(monkeypatch: Any) -> Seeded:
         for user in (carol, dave):
             seat = Seat.objects.create(table=tables["C"], user=user)
             refs[user.username] = seat.seat_ref
-            ops.hold_seat(user, seat.seat_ref, 2000, point_value=10, table_ref=tables["C"].table_ref)
+            ops.hold_seat(
+                user, seat.seat_ref, 2000, point_value=10, points=200, table_ref=tables["C"].table_ref
+            )
         ops.settle_deal(
             tables["C"].table_ref,
             1,

@@ -18,7 +18,7 @@ from games.engine.cards import (
     parse_cards,
     shoe,
 )
-from games.engine.variants import POINTS21, POOL61, POOL101, POOL201, variant_named
+from games.engine.variants import DEALS, POINTS13, POINTS21, POOL61, POOL101, POOL201, variant_named
 
 ALL_CODES = [r + s for r in "A23456789TJQK" for s in "SHDC"] + ["PJ"]
 
@@ -89,6 +89,10 @@ def test_pack_count_rules_per_player_count__R_CARD_3():
     with pytest.raises(ValueError, match="3 packs"):
         POINTS21.check_packs(2, players=2)
     assert (POOL101.default_packs, POINTS21.default_packs) == (2, 3)
+    # R-PTS-1: one pack for two players, two for three to six; other variants keep theirs.
+    assert [POINTS13.packs_for(n) for n in (2, 3, 6)] == [1, 2, 2]
+    assert [POOL101.packs_for(n) for n in (2, 3)] == [2, 2]
+    assert [DEALS.packs_for(n) for n in (2, 6)] == [2, 2]
 
 
 def test_variant_table_numbers__R_POOL_3():

@@ -18,7 +18,7 @@ from games.engine import bench
 from games.engine.cards import PRINTED_JOKER, Card, CardError, Jokers, format_cards, parse_cards, shoe
 from games.engine.melds import GroupKind, classify, evaluate
 from games.engine.solver import Solution, solve
-from games.engine.variants import POINTS21, POOL61, POOL101, POOL201, Variant, variant_named
+from games.engine.variants import DEALS, POINTS13, POINTS21, POOL61, POOL101, POOL201, Variant, variant_named
 from tests.engine.reference import candidate_groups, reference_solve
 
 DATA = Path(__file__).parent / "data"
@@ -84,7 +84,7 @@ def test_known_answer_files_are_big_and_varied():
 @st.composite
 def deals13(draw: st.DrawFn) -> tuple[Variant, Jokers, list[Card]]:
     picks = draw(st.lists(st.integers(0, len(SHOE2) - 1), min_size=14, max_size=14, unique=True))
-    variant = draw(st.sampled_from([POOL101, POOL201, POOL61]))
+    variant = draw(st.sampled_from([POOL101, POOL201, POOL61, POINTS13, DEALS]))
     hand = [SHOE2[i] for i in picks[:13]]
     return variant, jokers_for(variant, SHOE2[picks[13]]), hand
 
@@ -217,9 +217,10 @@ def test_wild_card_as_itself_keeps_a_run_pure__R_MELD_4():
     assert solution.groups == (tuple(parse_cards("5H 6H 7H")),)
 
 
-def test_caps_by_variant__R_SHOW_2__R_POOL_3():
+def test_caps_by_variant__R_SHOW_2__R_POOL_3__R_PTS_2():
     hand = parse_cards("KS KH KD QC QS QH JD JC TH 9D 8C 6S 4H")  # 107 points, no pure sequence
-    for variant, cap in ((POOL101, 80), (POOL201, 80), (POOL61, 60)):
+    for variant, cap in ((POOL101, 80), (POOL201, 80), (POOL61, 60), (POINTS13, 80), (DEALS, 80)):
+        assert reference_solve(variant, jokers_for(variant, "2C"), hand) == (cap, False)
         assert check(variant, jokers_for(variant, "2C"), hand).score == cap
 
 

@@ -114,7 +114,7 @@ def test_it_does_not_toss_for_a_21_card_player_who_joined_and_left__R_TOSS_3():
     assert not state.need_toss
     state = finish_deal(state).state
     # Keep both seats at 200 points, as after a deal nobody lost (the drop here cost 30).
-    players = tuple(replace(p, held=state.rules.seat_hold) if p.name != "c" else p for p in state.players)
+    players = tuple(replace(p, held=state.seat_hold) if p.name != "c" else p for p in state.players)
     state = t.apply(replace(state, players=players), t.Timeout(state.deadline_ms)).state
     progress = t.apply(state, t.NextDeal(state.now_ms, SEED2, SEED))
     assert not [e for e in progress.events if e.type == "toss"]

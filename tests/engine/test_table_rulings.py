@@ -263,7 +263,7 @@ def test_winners_keep_their_gains_on_the_seat_until_they_leave__R_21_9():
     assert state.player(winner).held == 2270, "the gain stays on the seat"
     progress = t.apply(state, t.Leave(winner, state.now_ms + 1))
     kinds = [type(m) for m in progress.money]
-    assert kinds == [t.Settle21, t.ReleaseSeat]
+    assert kinds == [t.SettleDeal, t.ReleaseSeat]
 
 
 # --- leave after this deal --------------------------------------------------------------------
@@ -290,7 +290,7 @@ def test_a_21_card_player_who_asks_is_released_after_the_settlement():
     while progress.state.phase is t.Phase.PLAYING:
         progress = t.apply(progress.state, Drop(turn_of(progress.state), progress.state.now_ms + 1))
     kinds = [type(m) for m in progress.money]
-    assert kinds.index(t.Settle21) < kinds.index(t.ReleaseSeat)
+    assert kinds.index(t.SettleDeal) < kinds.index(t.ReleaseSeat)
     assert progress.state.player(leaver).status is t.Status.LEFT
 
 

@@ -171,7 +171,7 @@ def check_so_far(table: Table, users: list[Any]) -> None:
     pool (every fee paid in, nothing paid out), and no player saw another's cards."""
     assert reconcile() == []
     now = state(table)
-    assert pool(table.pool_ref) == (now.prize_pool if now.is_pool else 0)
+    assert pool(table.pool_ref) == (now.prize_pool if now.has_prize_pool else 0)
     check_privacy(table, users)
 
 

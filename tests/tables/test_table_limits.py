@@ -107,6 +107,7 @@ def test_table_limits_template_bounds_are_validated_in_the_admin(sam, client):
         "show_seconds": 30,
         "rejoin_seconds": 20,
         "start_countdown_seconds": 10,
+        "deals": 0,
         "active": "on",
     }
     response = client.post(reverse("admin:games_tabletemplate_add"), data)

@@ -290,18 +290,22 @@ def test_a_seat_needs_200_points_held_for_the_table__R_21_8(alice):
     fund(alice, 50000)
 
     with pytest.raises(WalletError) as refused:
-        ops.hold_seat(alice, "seat:1", 19999, point_value=100, table_ref="table:1")
+        ops.hold_seat(alice, "seat:1", 19999, point_value=100, points=200, table_ref="table:1")
     assert refused.value.code == "below_minimum"
 
-    hold = ops.hold_seat(alice, "seat:1", 20000, point_value=100, table_ref="table:1")
+    hold = ops.hold_seat(alice, "seat:1", 20000, point_value=100, points=200, table_ref="table:1")
     assert (wallet(alice), balance_of(seat_spec("seat:1", alice.pk))) == (30000, 20000)
-    assert ops.hold_seat(alice, "seat:1", 20000, point_value=100, table_ref="table:1").pk == hold.pk
+    assert (
+        ops.hold_seat(alice, "seat:1", 20000, point_value=100, points=200, table_ref="table:1").pk == hold.pk
+    )
 
     release = ops.release_seat("seat:1")
     assert (wallet(alice), balance_of(seat_spec("seat:1", alice.pk))) == (50000, 0)
     assert ops.release_seat("seat:1").pk == release.pk
     with pytest.raises(WalletError) as refused:
-        ops.hold_seat(alice, "seat:1", 20000, point_value=100, table_ref="table:1", meta={"again": True})
+        ops.hold_seat(
+            alice, "seat:1", 20000, point_value=100, points=200, table_ref="table:1", meta={"again": True}
+        )
     assert refused.value.code in {"idempotency_conflict", "account_closed"}
     assert wallet(alice) == 50000
 
@@ -310,7 +314,7 @@ def test_a_deal_is_settled_with_rake_on_each_winners_gain__R_MONEY_3__R_21_7(ali
     seats = ["seat:a", "seat:b", "seat:c"]
     for user, seat in zip([alice, bob, carol], seats, strict=True):
         fund(user, 30000)
-        ops.hold_seat(user, seat, 30000, point_value=100, table_ref="table:7")
+        ops.hold_seat(user, seat, 30000, point_value=100, points=200, table_ref="table:7")
     # alice wins; bob loses 40, carol loses 80; carol holds value cards worth 30.
     settlement = settle([PlayerResult(winner=True), PlayerResult(loss=40), PlayerResult(loss=80, value=30)])
     assert sum(settlement.net) == 0
@@ -331,7 +335,7 @@ def test_a_deal_is_settled_with_rake_on_each_winners_gain__R_MONEY_3__R_21_7(ali
 def test_a_deal_is_settled_once(alice, bob):
     for user, seat in ((alice, "seat:a"), (bob, "seat:b")):
         fund(user, 20000)
-        ops.hold_seat(user, seat, 20000, point_value=100, table_ref="table:7")
+        ops.hold_seat(user, seat, 20000, point_value=100, points=200, table_ref="table:7")
     journal = ops.settle_deal("table:7", 4, [("seat:b", "seat:a", 25)], point_value=100, rake_percent=10)
 
     assert (
@@ -346,7 +350,7 @@ def test_a_deal_is_settled_once(alice, bob):
 
 def test_a_seat_is_topped_up_from_the_wallet_once_per_deal__R_21_9(alice):
     fund(alice, 20500)
-    ops.hold_seat(alice, "seat:1", 20000, point_value=100, table_ref="table:1")
+    ops.hold_seat(alice, "seat:1", 20000, point_value=100, points=200, table_ref="table:1")
     top = ops.top_up_seat(alice, "seat:1", 300, deal_number=1, table_ref="table:1")
     assert (wallet(alice), balance_of(seat_spec("seat:1", alice.pk))) == (200, 20300)
     assert ops.top_up_seat(alice, "seat:1", 300, deal_number=1, table_ref="table:1").pk == top.pk
@@ -365,7 +369,7 @@ def test_a_seat_is_topped_up_from_the_wallet_once_per_deal__R_21_9(alice):
 def test_a_seat_cannot_lose_more_than_it_holds(alice, bob):
     for user, seat in ((alice, "seat:a"), (bob, "seat:b")):
         fund(user, 20000)
-        ops.hold_seat(user, seat, 20000, point_value=100, table_ref="table:7")
+        ops.hold_seat(user, seat, 20000, point_value=100, points=200, table_ref="table:7")
 
     with pytest.raises(WalletError) as refused:
         ops.settle_deal("table:7", 1, [("seat:b", "seat:a", 201)], point_value=100, rake_percent=10)
@@ -393,7 +397,7 @@ def test_a_deal_is_settled_with_no_read_before_the_lock_and_a_seat_never_held_is
 
     for user, seat in ((alice, "seat:a"), (bob, "seat:b")):
         fund(user, 20000)
-        ops.hold_seat(user, seat, 20000, point_value=100, table_ref="table:7")
+        ops.hold_seat(user, seat, 20000, point_value=100, points=200, table_ref="table:7")
     ops.settle_deal("table:7", 1, [("seat:b", "seat:a", 1)], point_value=100, rake_percent=10)  # house made
 
     with CaptureQueriesContext(connection) as queries:

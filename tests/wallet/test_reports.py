@@ -89,7 +89,7 @@ def test_payouts_per_day(alice, bob, carol):
 
 def test_money_held_in_open_pools_and_seats(alice, bob, carol):
     play_two_days(alice, bob, carol)
-    ops.hold_seat(bob, "seat:9", 2000, point_value=10, table_ref="table:1")
+    ops.hold_seat(bob, "seat:9", 2000, point_value=10, points=200, table_ref="table:1")
 
     held = [(line.kind, line.ref, line.balance) for line in reports.held_in_play()]
 

@@ -337,7 +337,9 @@ class LedgerMachine(RuleBasedStateMachine):
         _, code = self.attempt(
             f"seat_hold:{ref}",
             "hold",
-            lambda: ops.hold_seat(user, ref, amount, point_value=POINT_VALUE, table_ref="table:1"),
+            lambda: ops.hold_seat(
+                user, ref, amount, point_value=POINT_VALUE, points=200, table_ref="table:1"
+            ),
         )
         if self.wallets[user.pk] < amount:
             self.expect_refusal(code, "insufficient_funds")
