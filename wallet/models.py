@@ -36,7 +36,7 @@ class JournalKind(models.TextChoices):
     RAKE = "rake", "Rake"
     SEAT_HOLD = "seat_hold", "Seat balance held"
     SEAT_RELEASE = "seat_release", "Seat balance released"
-    DEAL_SETTLEMENT = "deal_settlement", "21-card deal settlement"
+    DEAL_SETTLEMENT = "deal_settlement", "Points deal settlement"
     DEPOSIT = "deposit", "Deposit"
     WITHDRAWAL_HOLD = "withdrawal_hold", "Withdrawal requested"
     WITHDRAWAL_PAID = "withdrawal_paid", "Withdrawal paid out"

@@ -152,12 +152,12 @@ def pass_deadline(table: Table, clock: Clock) -> bool:
 
 
 def check_after_game(table: Table, users: list[Any]) -> None:
-    """The wallet reconciles, the pool is empty, every 21-card seat is released, and no player
+    """The wallet reconciles, the pool is empty, every points seat is released, and no player
     saw another's cards before a deal was over."""
     assert reconcile() == []
     assert pool(table.pool_ref) == 0
     table.refresh_from_db()
-    if table.template.variant == "points21":
+    if table.template.variant in ("points21", "points13"):
         currency = Currency(table.template.currency)
         for seat in Seat.objects.filter(table=table):
             assert seat.left_at is not None, f"{seat} is still open"
