@@ -1,24 +1,27 @@
 """Whole games end to end, for ``manage.py simulate``: the proof that the rules, the lifecycle and
 the money hold together over many games.
 
-Simulated players (ordinary accounts, moved by the bots' solver) play pool and 21-card tables
-through the same services, ledger and deadline handling as live play (``games.services``: play
-now, join, act, leave, leave after the deal, rejoin, split answers, ``expire`` for every
-deadline). Nothing waits for real time: the simulator keeps its own clock and hands it to every
-call, moving it to a deadline when it lets one pass. Money play is funded through the cashier's
-sandbox deposits, practice through the chips top-up.
+Simulated players (ordinary accounts, moved by the bots' solver) play pool, deals, 13-card
+points and 21-card tables through the same services, ledger and deadline handling as live play
+(``games.services``: play now, join, act, leave, leave after the deal, rejoin, split answers,
+``expire`` for every deadline). Nothing waits for real time: the simulator keeps its own clock
+and hands it to every call, moving it to a deadline when it lets one pass. Money play is funded
+through the cashier's sandbox deposits, practice through the chips top-up.
 
 Random events come from ``random.Random(seed)``: first and middle drops, wrong shows, missed
 moves and show timeouts, leaves mid-deal and between deals, leave-after-deal, rejoins, split
-votes, new players at 21-card tables, and wallets too thin for a 21-card top-up. Deal and toss
+votes, new players at points tables, and wallets too thin for a points top-up. Each game of
+the deals variant is three games, best of 2, 3 and 6. Deal and toss
 seeds are derived from the seed too (``services.new_seed`` is swapped for the run only), so a
 run is deterministic for a seed on a fresh database; live play keeps its CSPRNG.
 
 Invariants are checked as the games go (each one a ``violation`` in plain words when broken):
 the pool account holds exactly the prize pool while a game runs and nothing after; payouts plus
 rake are the pool; the rake is the pool's percent rounded down (R-MONEY-2); a started pool
-refunds nothing (R-MONEY-5); each 21-card deal's nets add up to zero and each seat's account
-holds what the engine says; every seat is closed at the end; and the ledger reconciles.
+refunds nothing (R-MONEY-5); a deals game's chips add up to what it started with and never go
+below zero, and never touch the ledger (R-DEALS-2, R-DEALS-3); each points deal's nets add up to
+zero and each seat's account holds what the engine says; every seat is closed at the end; and
+the ledger reconciles.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from django.db.models import Sum
 from games import bots, services
 from games.engine import deal as deals
 from games.engine import table as engine
+from games.engine.variants import CHIPS_PER_DEAL, DEALS_CHOICES, variant_named
 from games.errors import GameError
 from games.models import Deal, Seat, Table, TableEvent, TableTemplate, Variant
 from wallet import cashier, providers
@@ -51,12 +55,14 @@ from wallet.money import money
 from wallet.reconcile import reconcile
 
 POOL_VARIANTS = (Variant.POOL101, Variant.POOL201, Variant.POOL61)
-VARIANTS = (*POOL_VARIANTS, Variant.POINTS21)
+POINTS_VARIANTS = (Variant.POINTS13, Variant.POINTS21)
+VARIANTS = (Variant.POINTS13, *POOL_VARIANTS, Variant.DEALS, Variant.POINTS21)
 #: The simulated clock starts here (ms since the epoch): 1 Jan 2030, UTC.
 START_MS = 1_893_456_000_000
 #: Entry fees (paise): below ₹2,000 (rejoins, manual splits) and above it (automatic splits).
 FEES = (50_000, 250_000)
-#: 21-card point values (paise): ₹1 a point holds ₹200; ₹0.50 a point holds ₹100.
+#: Points tables' point values (paise): on 21-card tables ₹1 a point holds ₹200 and ₹0.50 a
+#: point ₹100; on 13-card tables ₹80 and ₹40.
 POINT_VALUES = (100, 50)
 #: How often each random event comes up, per chance to happen.
 CHANCES = {
@@ -92,7 +98,8 @@ class Summary:
 
     @property
     def pool_games(self) -> int:
-        return sum(n for kind, n in self.games.items() if kind != Variant.POINTS21)
+        """Games with a prize pool: pool and deals rummy."""
+        return sum(n for kind, n in self.games.items() if kind not in POINTS_VARIANTS)
 
     @property
     def deals_total(self) -> int:
@@ -183,19 +190,21 @@ class Simulator:
             user.save()
             self.players.append(user)
 
-    def template(self, variant: str, currency: str, high: bool, seats: int) -> TableTemplate:
-        key = (variant, currency, high, seats)
+    def template(self, variant: str, currency: str, high: bool, seats: int, deals: int = 0) -> TableTemplate:
+        key = (variant, currency, high, seats, deals)
         if key not in self.templates:
-            pool = variant != Variant.POINTS21
+            pool = variant_named(variant).has_prize_pool
             fee = FEES[1] if high else FEES[0]
             point = POINT_VALUES[1] if high else POINT_VALUES[0]
+            best_of = f" best of {deals}" if deals else ""
             self.templates[key] = TableTemplate.objects.create(
-                name=f"{self.run_tag} {variant} {currency} {'high' if high else 'low'} {seats}",
+                name=f"{self.run_tag} {variant}{best_of} {currency} {'high' if high else 'low'} {seats}",
                 variant=variant,
                 currency=currency,
                 seats=seats,
                 entry_fee=fee if pool else 0,
                 point_value=0 if pool else point,
+                deals=deals,
                 active=True,
             )
         return self.templates[key]
@@ -267,8 +276,11 @@ class Simulator:
             for index in range(games):
                 for variant in variants:
                     number += 1
-                    if variant == Variant.POINTS21:
-                        self.play_points21(index)
+                    if variant in POINTS_VARIANTS:
+                        self.play_points(variant, index)
+                    elif variant == Variant.DEALS:
+                        for deals_count in DEALS_CHOICES:
+                            self.play_pool(variant, index, deals=deals_count)
                     else:
                         self.play_pool(variant, index)
                     if number % 10 == 0:
@@ -286,11 +298,12 @@ class Simulator:
 
     # --- pool ---------------------------------------------------------------------------------
 
-    def play_pool(self, variant: str, index: int) -> None:
+    def play_pool(self, variant: str, index: int, deals: int = 0) -> None:
+        """A pool or deals game from the first seat to the payout."""
         currency = Currency.INR if index % 2 == 0 else Currency.CHIPS
         high = (index // 2) % 2 == 1
         seats = self.rng.randint(2, 6)
-        tmpl = self.template(variant, currency, high, seats)
+        tmpl = self.template(variant, currency, high, seats, deals)
         people = self.rng.sample(self.players, seats + 1)
         for person in people:
             self.fund(person, currency, tmpl.entry_fee * 4)
@@ -312,6 +325,11 @@ class Simulator:
         state = self.state(table)
         self.summary.games[state.variant.name] += 1
         self.summary.deals[state.variant.name] += state.deal_number
+        if state.is_deals:
+            self.check_chips(table, state)
+            self.summary.events["deals tie-breakers"] += TableEvent.objects.filter(
+                table=table, type="tie_breaker"
+            ).count()
         pool_balance = balance_of(pool_spec(table.pool_ref, Currency(currency)))
         rake = rake_of(Transfer.objects.filter(debit__ref=pool_spec(table.pool_ref, Currency(currency)).ref))
         paid = sum(amount for _, amount in state.payouts)
@@ -343,14 +361,28 @@ class Simulator:
         split = over.data.get("split") if over is not None else None
         self.summary.events[f"{split} splits" if split else "games won outright"] += 1
 
-    # --- 21-card ------------------------------------------------------------------------------
+    def check_chips(self, table: Table, state: engine.TableState) -> None:
+        """Deals: the game chips add up to what the game started with, none below zero, and the
+        winner holds the most among those still in (R-DEALS-2..4)."""
+        total = sum(p.chips for p in state.players)
+        start = CHIPS_PER_DEAL * state.rules.deals * state.started
+        self.check(total == start, f"table {table.pk}: the chips add up to {total}, not {start}")
+        self.check(all(p.chips >= 0 for p in state.players), f"table {table.pk}: chips below zero")
+        if state.phase is engine.Phase.FINISHED and state.winner is not None and len(state.remaining) > 1:
+            most = max(p.chips for p in state.remaining)
+            self.check(
+                state.player(state.winner).chips == most,
+                f"table {table.pk}: the winner does not hold the most chips (R-DEALS-4)",
+            )
 
-    def play_points21(self, index: int) -> None:
+    # --- points (13 and 21 cards) ---------------------------------------------------------------
+
+    def play_points(self, variant: str, index: int) -> None:
         currency = Currency.INR if index % 2 == 0 else Currency.CHIPS
         high = (index // 2) % 2 == 1
         seats = self.rng.randint(2, 6)
-        tmpl = self.template(Variant.POINTS21, currency, high, seats)
-        hold = 200 * tmpl.point_value
+        tmpl = self.template(variant, currency, high, seats)
+        hold = variant_named(variant).seat_hold_points * tmpl.point_value
         people = self.rng.sample(self.players, seats)
         for index, person in enumerate(people):
             if currency == Currency.INR and self.chance("thin_wallet"):
@@ -367,17 +399,17 @@ class Simulator:
             self.expire(table, state)
         target = self.rng.randint(3, 6)
         self.drive(table, deals_wanted=target)
-        self.summary.games[Variant.POINTS21] += 1
-        self.finish_points21(table, currency)
+        self.summary.games[variant] += 1
+        self.finish_points(table, currency)
 
-    def finish_points21(self, table: Table, currency: str) -> None:
+    def finish_points(self, table: Table, currency: str) -> None:
         state = self.state(table)
-        self.summary.deals[Variant.POINTS21] += state.deal_number
+        self.summary.deals[state.variant.name] += state.deal_number
         for name in [p.name for p in state.seated]:
             self.leave(table, name, "leaves when done")
         state = self.state(table)
         if state.phase is engine.Phase.PLAYING:  # the last deal is settled as everyone leaves
-            self.violation(f"table {table.pk}: a 21-card deal still runs after everyone left")
+            self.violation(f"table {table.pk}: a points deal still runs after everyone left")
         while state.deadline_ms is not None:  # the table waits, then closes
             self.expire(table, state)
             state = self.state(table)
@@ -391,8 +423,8 @@ class Simulator:
         )
         topped = TableEvent.objects.filter(table=table, type="topped_up").values_list("data", flat=True)
         figures["top-ups"] += sum(data["amount"] for data in topped)
-        self.summary.events["21-card top-ups"] += len(topped)
-        self.summary.events["21-card stand-ups"] += TableEvent.objects.filter(
+        self.summary.events["points top-ups"] += len(topped)
+        self.summary.events["points stand-ups"] += TableEvent.objects.filter(
             table=table, type="stood_up"
         ).count()
 
@@ -442,18 +474,20 @@ class Simulator:
 
     def after_deal(self, table: Table, state: engine.TableState, currency: str) -> None:
         """Checks at the end of each deal."""
-        if state.is_pool:
+        if state.has_prize_pool:
             held = balance_of(pool_spec(table.pool_ref, Currency(currency)))
             self.check(
                 held == state.prize_pool,
                 f"table {table.pk}: the pool account holds {held}, the prize pool is {state.prize_pool}",
             )
+            if state.is_deals:
+                self.check_chips(table, state)
         else:
             self.check_settlement(table, state, currency)
 
     def waiting_step(self, table: Table, state: engine.TableState, currency: str) -> None:
-        """A 21-card table waiting for players: a newcomer sits, or the wait runs out."""
-        wanted = not state.is_pool and len(state.seated) >= 1 and self.rng.random() < 0.7
+        """A points table waiting for players: a newcomer sits, or the wait runs out."""
+        wanted = state.is_points and len(state.seated) >= 1 and self.rng.random() < 0.7
         if wanted and self.newcomer(table, state, currency):
             return
         self.expire(table, state)
@@ -463,14 +497,14 @@ class Simulator:
         if not free:
             return False
         person = self.rng.choice(free)
-        self.fund(person, currency, 200 * state.rules.point_value * 3)
+        self.fund(person, currency, state.seat_hold * 3)
         try:
             services.join(table.pk, person, at=self.tick())
         except GameError as error:
             if error.code in ("table_full", "insufficient_balance"):
                 return False
             raise
-        self.summary.events["21-card newcomers"] += 1
+        self.summary.events["points newcomers"] += 1
         return True
 
     def between_step(self, table: Table, state: engine.TableState, currency: str) -> None:
@@ -502,6 +536,9 @@ class Simulator:
                         break
             state = self.state(table)
             if state.phase is engine.Phase.BETWEEN and state.remaining and self.chance("leave_between"):
+                self.leave(table, self.rng.choice(state.remaining).name, "leaves between deals")
+        elif state.is_deals:
+            if state.remaining and self.chance("leave_between"):
                 self.leave(table, self.rng.choice(state.remaining).name, "leaves between deals")
         else:
             if state.seated and self.chance("leave_between"):
@@ -554,7 +591,7 @@ class Simulator:
         if self.chance("leave_mid_deal"):
             self.leave(table, name, "leaves mid-deal")
             return
-        if not state.is_pool and self.chance("leave_after_deal") and not state.player(name).leaving:
+        if state.is_points and self.chance("leave_after_deal") and not state.player(name).leaving:
             services.leave_after_deal(table.pk, user, True, at=self.tick(100, 1_000))
             self.summary.events["leave after the deal"] += 1
             return

@@ -21,7 +21,7 @@ def test_a_small_simulation_of_every_variant_reconciles_on_postgresql():
     out = io.StringIO()
     call_command("simulate", "--games", "2", "--seed", "14", stdout=out)
     text = out.getvalue()
-    assert "pool101 2, pool201 2, pool61 2, points21 2" in text
+    assert "points13 2, pool101 2, pool201 2, pool61 2, deals 6, points21 2" in text
     assert "all held" in text
     ledger = io.StringIO()
     call_command("wallet_reconcile", stdout=ledger)
@@ -35,8 +35,10 @@ def test_a_seed_plays_the_same_games_again():
     second = simulate(1, "all", 21)
     assert first.lines(timing=False) == second.lines(timing=False)
     assert not first.violations
-    assert first.pool_games == 3
+    assert first.pool_games == 3 + 3, "pool 101, 201, 61; deals best of 2, 3 and 6"
+    assert first.games["deals"] == 3
     assert first.deals["points21"] >= 3
+    assert first.deals["points13"] >= 1
     assert first.checks > 20
     assert services.new_seed.__module__ == "games.engine.shuffle", "live play keeps its CSPRNG"
     assert services.after_commit, "publishing is back after the run"
@@ -51,7 +53,7 @@ def test_every_kind_of_event_the_simulator_plays_comes_up(monkeypatch):
     summary = simulate(3, "all", 5)
     assert not summary.violations
     events = summary.events
-    for name in ("first drops", "wrong shows", "missed moves", "split votes", "21-card top-ups"):
+    for name in ("first drops", "wrong shows", "missed moves", "split votes", "points top-ups"):
         assert events[name] > 0, name
     assert events["leaves mid-deal"] + events["leaves between deals"] > 0
     assert summary.money["INR"]["rake"] > 0

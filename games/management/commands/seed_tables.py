@@ -1,5 +1,6 @@
-"""Offer the demo table templates once: pool 101/201/61 and 21-card for rupees, and practice
-(chips) tables whose empty seats fill with bots. Safe to run again: templates are matched by name."""
+"""Offer the demo table templates once: points (13 cards), pool 101/201/61, deals and 21-card for
+rupees, and practice (chips) tables of each format whose empty seats fill with bots. Safe to run
+again: templates are matched by name."""
 
 from __future__ import annotations
 
@@ -11,6 +12,51 @@ from games.models import TableTemplate, Variant
 from wallet.models import Currency
 
 TEMPLATES: list[dict[str, Any]] = [
+    {
+        "name": "Points, 6 seats, ₹0.10 a point",
+        "variant": Variant.POINTS13,
+        "currency": Currency.INR,
+        "seats": 6,
+        "point_value": 10,
+    },
+    {
+        "name": "Points, 2 seats, ₹1 a point",
+        "variant": Variant.POINTS13,
+        "currency": Currency.INR,
+        "seats": 2,
+        "point_value": 100,
+    },
+    {
+        "name": "Points, 6 seats, ₹5 a point",
+        "variant": Variant.POINTS13,
+        "currency": Currency.INR,
+        "seats": 6,
+        "point_value": 500,
+    },
+    {
+        "name": "Deals, best of 2, 2 seats, ₹25",
+        "variant": Variant.DEALS,
+        "currency": Currency.INR,
+        "seats": 2,
+        "entry_fee": 2500,
+        "deals": 2,
+    },
+    {
+        "name": "Deals, best of 3, 3 seats, ₹50",
+        "variant": Variant.DEALS,
+        "currency": Currency.INR,
+        "seats": 3,
+        "entry_fee": 5000,
+        "deals": 3,
+    },
+    {
+        "name": "Deals, best of 6, 6 seats, ₹100",
+        "variant": Variant.DEALS,
+        "currency": Currency.INR,
+        "seats": 6,
+        "entry_fee": 10000,
+        "deals": 6,
+    },
     {
         "name": "101 pool, 6 seats, ₹25",
         "variant": Variant.POOL101,
@@ -68,6 +114,40 @@ TEMPLATES: list[dict[str, Any]] = [
         "currency": Currency.CHIPS,
         "seats": 3,
         "entry_fee": 1000,
+        "bots_allowed": True,
+    },
+    {
+        "name": "Practice points vs a bot",
+        "variant": Variant.POINTS13,
+        "currency": Currency.CHIPS,
+        "seats": 2,
+        "point_value": 10,
+        "bots_allowed": True,
+    },
+    {
+        "name": "Practice points vs 3 bots",
+        "variant": Variant.POINTS13,
+        "currency": Currency.CHIPS,
+        "seats": 4,
+        "point_value": 10,
+        "bots_allowed": True,
+    },
+    {
+        "name": "Practice deals, best of 2, vs a bot",
+        "variant": Variant.DEALS,
+        "currency": Currency.CHIPS,
+        "seats": 2,
+        "entry_fee": 1000,
+        "deals": 2,
+        "bots_allowed": True,
+    },
+    {
+        "name": "Practice deals, best of 3, vs 2 bots",
+        "variant": Variant.DEALS,
+        "currency": Currency.CHIPS,
+        "seats": 3,
+        "entry_fee": 1000,
+        "deals": 3,
         "bots_allowed": True,
     },
     {
