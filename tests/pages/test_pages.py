@@ -139,7 +139,7 @@ def test_play_now_on_a_practice_table_with_bots_starts_the_game(client, alice):
     page = client.get(response["Location"])
     assert page.status_code == 200
     html = page.content.decode()
-    assert "table.js" in html
+    assert "table/main.js" in html
     # Nothing inline, so a strict Content-Security-Policy allows the page.
     assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
     assert " style=" not in html

@@ -1,0 +1,76 @@
+// Which buttons the player has at each moment: the action bar, the piles and the menu.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { controls, menuItems, nextSort } from "../../static/table/controls.js";
+import { settle } from "../../static/table/state.js";
+import { dealOf, player, stateAt, tableOf } from "./tables.js";
+
+const shown = (now) => Object.keys(now.buttons).filter((id) => now.buttons[id].visible);
+
+test("before drawing: draw from a pile or drop; sorting and arranging stay", () => {
+  const st = stateAt(tableOf({ deal: dealOf({ turn: "1" }) }));
+  settle(st);
+  const now = controls(st);
+  assert.equal(now.drawClosed, true);
+  assert.equal(now.drawOpen, true);
+  assert.deepEqual(shown(now), ["drop", "group", "sort", "auto-arrange"]);
+  assert.equal(now.buttons.group.enabled, false, "nothing selected");
+});
+
+test("after drawing with one card selected: discard and finish, at most four buttons", () => {
+  const st = stateAt(tableOf({ deal: dealOf({ turn: "1", drawn: true }) }));
+  settle(st);
+  st.selected = [{ g: 0, i: 0 }];
+  const now = controls(st);
+  assert.equal(now.drawClosed, false);
+  assert.deepEqual(shown(now), ["discard", "finish", "group"]);
+  assert.equal(now.buttons.discard.enabled, true);
+  st.selected = [];
+  assert.equal(controls(st).buttons.discard.enabled, false, "discard needs one card");
+});
+
+test("outside one's turn: no move, only arranging", () => {
+  const st = stateAt(tableOf());
+  settle(st);
+  const now = controls(st);
+  assert.equal(now.drawClosed, false);
+  assert.deepEqual(shown(now), ["group", "sort", "auto-arrange"]);
+  st.selected = [{ g: 0, i: 0 }];
+  assert.deepEqual(shown(controls(st)), ["group", "ungroup", "sort", "auto-arrange"]);
+});
+
+test("declaring and the show each have their one button", () => {
+  const st = stateAt(tableOf({ deal: dealOf({ phase: "declaring", turn: "1" }) }));
+  settle(st);
+  assert.ok(controls(st).buttons.declare.visible);
+  st.table.deal = dealOf({ phase: "show", turn: "2", waiting_for: ["1"] });
+  assert.ok(controls(st).buttons.show.visible);
+  assert.ok(!controls(st).buttons.declare.visible);
+});
+
+test("the menu's table actions follow the table's phase", () => {
+  const waiting = stateAt(tableOf({ phase: "waiting", status: "waiting", waiting_for: "players", deal: null, players: [player("1", { status: "seated" })] }));
+  let menu = menuItems(waiting);
+  assert.deepEqual([menu.leave.visible, menu["leave-after-deal"].visible, menu["auto-drop"].visible], [true, false, false]);
+  const playing = stateAt(tableOf());
+  menu = menuItems(playing);
+  assert.deepEqual([menu.leave.visible, menu["leave-after-deal"].visible, menu["auto-drop"].visible], [true, true, true]);
+  assert.equal(menu["auto-drop"].text, "Auto drop next deals");
+  playing.table.players[0] = player("1", { auto_drop: true, leaving: true });
+  menu = menuItems(playing);
+  assert.equal(menu["auto-drop"].text, "I'm back");
+  assert.equal(menu["leave-after-deal"].text, "Stay for the next deal");
+  const left = stateAt(tableOf({ players: [player("1", { status: "left" }), player("2")] }));
+  menu = menuItems(left);
+  assert.deepEqual([menu.leave.visible, menu["leave-after-deal"].visible, menu["auto-drop"].visible], [false, false, false]);
+  const over = stateAt(tableOf({ phase: "finished", status: "finished", waiting_for: "", deal: null }));
+  assert.equal(menuItems(over).leave.visible, false, "nothing to leave once the game is over");
+  const watcher = stateAt(tableOf(), { me: "7" });
+  assert.ok(Object.values(menuItems(watcher)).every((item) => !item.visible), "a spectator has no table actions");
+});
+
+test("the Sort button takes turns: by suit, then by colour", () => {
+  assert.deepEqual(nextSort(0), { mode: 1, label: "Sort: colour" });
+  assert.deepEqual(nextSort(1), { mode: 0, label: "Sort: suit" });
+});
