@@ -1,7 +1,8 @@
 // Which controls the player has at this moment: the action bar's buttons, the piles, and the
 // menu's table actions. Pure functions, no DOM: the drawing step shows what these say.
 
-import { deal, meAt, myDeal, myTurn } from "./state.js";
+import { sortByColour, sortBySuit } from "./hand.js";
+import { deal, jokers, meAt, myDeal, myTurn } from "./state.js";
 
 /**
  * The action bar and the piles: ``{drawClosed, drawOpen, buttons}``, where ``buttons`` maps each
@@ -40,15 +41,29 @@ export function menuItems(st) {
   const table = st.table;
   const me = meAt(st);
   const seated = Boolean(me && me.status !== "left");
+  const over = table.waiting_for === "";
   return {
-    "auto-drop": { visible: Boolean(me && me.status === "in"), text: me && me.auto_drop ? "I'm back" : "Auto drop next deals" },
+    "auto-drop": { visible: Boolean(me && me.status === "in") && !over, text: me && me.auto_drop ? "I'm back" : "Auto drop next deals" },
     "leave-after-deal": { visible: seated && table.phase === "playing", text: me && me.leaving ? "Stay for the next deal" : "Leave after this deal" },
-    leave: { visible: seated && table.waiting_for !== "", text: "Leave table" },
+    leave: { visible: seated && !over, text: "Leave table" },
   };
 }
 
-/** The sort the Sort button gives next (by suit, then by colour, in turn), and its label. */
-export function nextSort(mode) {
-  const next = (mode + 1) % 2;
-  return { mode: next, label: next === 1 ? "Sort: colour" : "Sort: suit" };
+/**
+ * The Sort button names the sort on screen ("Sorted by suit", "Sorted by colour"), or "Sort"
+ * when the groups are the player's own; ``next`` is the sort a tap gives: the other one.
+ */
+export function sortButton(st) {
+  const mine = myDeal(st);
+  const shown = JSON.stringify(st.groups);
+  const j = jokers(st);
+  let by = null;
+  if (mine && shown === JSON.stringify(sortBySuit(mine.hand, j))) by = "suit";
+  else if (mine && shown === JSON.stringify(sortByColour(mine.hand, j))) by = "colour";
+  const next = by === "suit" ? "colour" : "suit";
+  return {
+    label: by ? `Sorted by ${by}` : "Sort",
+    title: next === "colour" ? "Tap to sort by colour and rank" : "Tap to sort by suit",
+    next,
+  };
 }

@@ -3,7 +3,7 @@
 
 import { cardName } from "./cards.js";
 import { timerView } from "./clock.js";
-import { controls, menuItems } from "./controls.js";
+import { controls, menuItems, sortButton } from "./controls.js";
 import * as model from "./hand.js";
 import { $, cardEl, initials, money } from "./render.js";
 import { deal, groupLabel, isMarriage, jokers, myDeal, myTurn, pointsCurrent, yourMove } from "./state.js";
@@ -159,6 +159,9 @@ export function drawButtons(page) {
     b.hidden = !visible;
     b.disabled = !enabled;
   }
+  const sort = sortButton(page.st);
+  $("sort").textContent = sort.label;
+  $("sort").title = sort.title;
   for (const [id, { visible, text }] of Object.entries(menuItems(page.st))) {
     const b = $(id);
     b.textContent = text;

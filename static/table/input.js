@@ -2,7 +2,7 @@
 // touch and mouse both work) and keyboard, turned into moves sent to the server or changes of
 // the arrangement in the state (chessground's way: input becomes commands on the state).
 
-import { nextSort } from "./controls.js";
+import { sortButton } from "./controls.js";
 import * as model from "./hand.js";
 import { $ } from "./render.js";
 import { deal, jokers, myDeal, myTurn, pointsCurrent, selectedCards, toggle } from "./state.js";
@@ -71,13 +71,9 @@ function arranging(page) {
   $("sort").onclick = () => {
     const mine = myDeal(st);
     if (!mine) return;
-    const j = jokers(st);
-    const sort = nextSort(st.sortMode);
-    st.sortMode = sort.mode;
-    const next = sort.mode === 1 ? model.sortBySuit(mine.hand, j) : model.sortByColour(mine.hand, j);
-    $("sort").textContent = sort.label;
+    const sort = sortButton(st).next === "suit" ? model.sortBySuit : model.sortByColour;
     st.selected = [];
-    page.setGroups(next);
+    page.setGroups(sort(mine.hand, jokers(st)));
   };
   $("auto-arrange").onclick = async () => {
     try {

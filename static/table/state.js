@@ -24,7 +24,6 @@ export function newState({ table, me, currency, variant, entryFee = 0, words = {
     pointsKey: "",
     dealKey: null,
     lastMove: null, // the last move of another player in this deal (an event), for the notice line
-    sortMode: 0,
     turnClock: null,
     lastTurnKey: "",
     justDragged: false,

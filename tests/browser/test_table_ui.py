@@ -257,9 +257,10 @@ def test_drag_sort_group_labels_and_keyboard_on_a_desktop(browser, start_site):
         assert labels
         assert all(label != "…" for label in labels)
         assert re.fullmatch(r"Points \d+", bob.inner_text("#points"))
-        # Sort by colour: two colour groups (and the jokers apart).
+        # Sort by colour: two colour groups (and the jokers apart); the button names it.
+        expect(bob.locator("#sort")).to_have_text("Sorted by suit")
         bob.click("#sort")
-        bob.click("#sort")
+        expect(bob.locator("#sort")).to_have_text("Sorted by colour")
         expect(bob.locator("#points")).not_to_contain_text("…", timeout=30_000)
         # Drag the first card of the first group onto the last group.
         first = bob.locator("#hand .group").first.locator("button.card").first

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { controls, menuItems, nextSort } from "../../static/table/controls.js";
+import { controls, menuItems, sortButton } from "../../static/table/controls.js";
 import { settle } from "../../static/table/state.js";
 import { dealOf, player, stateAt, tableOf } from "./tables.js";
 
@@ -50,6 +50,20 @@ test("declaring and the show each have their one button", () => {
 });
 
 test("the menu's table actions follow the table's phase", () => {
+  // Every phase of a table, as its player sees it: which of auto drop, leave after this deal, leave.
+  const phases = [
+    ["waiting", { phase: "waiting", status: "waiting", waiting_for: "players", deal: null }, "seated", [false, false, true]],
+    ["countdown", { phase: "waiting", status: "waiting", waiting_for: "countdown", deal: null }, "seated", [false, false, true]],
+    ["playing", {}, "in", [true, true, true]],
+    ["between deals", { phase: "between", waiting_for: "pause", deal: null }, "in", [true, false, true]],
+    ["rejoin decisions", { phase: "between", waiting_for: "decisions", deal: null }, "eliminated", [false, false, true]],
+    ["finished", { phase: "finished", status: "finished", waiting_for: "", deal: null }, "in", [false, false, false]],
+    ["cancelled", { phase: "cancelled", status: "cancelled", waiting_for: "", deal: null }, "seated", [false, false, false]],
+  ];
+  for (const [name, fields, status, expected] of phases) {
+    const items = menuItems(stateAt(tableOf({ ...fields, players: [player("1", { status }), player("2")] })));
+    assert.deepEqual([items["auto-drop"].visible, items["leave-after-deal"].visible, items.leave.visible], expected, name);
+  }
   const waiting = stateAt(tableOf({ phase: "waiting", status: "waiting", waiting_for: "players", deal: null, players: [player("1", { status: "seated" })] }));
   let menu = menuItems(waiting);
   assert.deepEqual([menu.leave.visible, menu["leave-after-deal"].visible, menu["auto-drop"].visible], [true, false, false]);
@@ -70,7 +84,12 @@ test("the menu's table actions follow the table's phase", () => {
   assert.ok(Object.values(menuItems(watcher)).every((item) => !item.visible), "a spectator has no table actions");
 });
 
-test("the Sort button takes turns: by suit, then by colour", () => {
-  assert.deepEqual(nextSort(0), { mode: 1, label: "Sort: colour" });
-  assert.deepEqual(nextSort(1), { mode: 0, label: "Sort: suit" });
+test("the Sort button names the sort on screen, and a tap gives the other one", () => {
+  const st = stateAt(tableOf({ deal: dealOf({ hand: ["2H", "KS", "7D", "KD", "9C"] }) }));
+  settle(st); // a fresh hand comes sorted by suit
+  assert.deepEqual(sortButton(st), { label: "Sorted by suit", title: "Tap to sort by colour and rank", next: "colour" });
+  st.groups = [["2H", "KD"], ["9C", "KS"], ["7D"]]; // the 7♦ is a wild joker: apart
+  assert.deepEqual(sortButton(st), { label: "Sorted by colour", title: "Tap to sort by suit", next: "suit" });
+  st.groups = [["2H", "KS"], ["7D", "KD", "9C"]]; // the player's own groups
+  assert.deepEqual(sortButton(st), { label: "Sort", title: "Tap to sort by suit", next: "suit" });
 });
