@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { timerView } from "../../static/table/clock.js";
+import { minutes, timerView } from "../../static/table/clock.js";
 import { dealOf, stateAt, tableOf } from "./tables.js";
 
 test("a turn counts the move's time first, then the player's extra time", () => {
@@ -20,9 +20,28 @@ test("a turn counts the move's time first, then the player's extra time", () => 
 test("between deals the clock counts down to the next deal", () => {
   const st = stateAt(tableOf({ phase: "between", waiting_for: "pause", deadline_ms: 20000, deal: null }));
   const view = timerView(st, 12500);
-  assert.equal(view.text, "8 s");
-  assert.equal(view.nextDeal, "The next deal starts in 8 s.");
+  assert.equal(view.text, "The next deal starts in 0:08.");
+  assert.equal(view.nextDeal, "The next deal starts in 0:08.");
   assert.equal(view.turn, null);
+});
+
+test("a waiting table says in words when it closes, in minutes and seconds (R-MONEY-4)", () => {
+  const st = stateAt(tableOf({ phase: "waiting", status: "waiting", waiting_for: "players", deadline_ms: 600000, deal: null }));
+  assert.equal(timerView(st, 0).text, "The table closes in 10:00 if nobody comes.");
+  assert.equal(timerView(st, 8500).text, "The table closes in 9:52 if nobody comes.");
+  assert.equal(timerView(st, 599001).text, "The table closes in 0:01 if nobody comes.");
+  st.table.waiting_for = "countdown";
+  st.table.deadline_ms = 10000;
+  assert.equal(timerView(st, 0).text, "The game starts in 0:10.");
+  st.table = tableOf({ phase: "between", waiting_for: "decisions", deadline_ms: 20000, deal: null });
+  assert.equal(timerView(st, 0).text, "Rejoin and split decisions close in 0:20.");
+});
+
+test("minutes and seconds", () => {
+  assert.equal(minutes(0), "0:00");
+  assert.equal(minutes(59001), "1:00");
+  assert.equal(minutes(61000), "1:01");
+  assert.equal(minutes(3600000), "60:00");
 });
 
 test("no deadline, no clock", () => {
