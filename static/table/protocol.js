@@ -5,7 +5,7 @@ import { Connection } from "./connection.js";
 import { cardsOf } from "./hand.js";
 import { $ } from "./render.js";
 import { myDeal, takeLabels } from "./state.js";
-import { logLine, MOVES, plain, unlogged } from "./text.js";
+import { logLine, MOVES, plain, unlogged, wrongShowText } from "./text.js";
 import { toast } from "./toast.js";
 
 /** Open the table's connection; its frames change ``page.st`` and redraw the page. */
@@ -55,7 +55,7 @@ function onEvent(page, frame) {
   if (frame.type === "toss") {
     store.setItem(`table-${st.tableId}-toss`, JSON.stringify(data));
   }
-  if (frame.type === "wrong_show_reason") toast(`Wrong show: ${data.reason}.`);
+  if (frame.type === "wrong_show_reason") toast(wrongShowText(data.reason));
   if (frame.type === "voided" || frame.type === "cancelled") {
     st.endedWhy = data.why || "";
     st.voided = frame.type === "voided";

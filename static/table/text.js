@@ -2,7 +2,7 @@
 // lines, each seat's name, score and badges, the show and game-over words. Pure functions, no
 // DOM; codes become words through the server's one table (games/words.py, in ``st.words``).
 
-import { cardText } from "./cards.js";
+import { cardsInWords, cardText } from "./cards.js";
 import { formatMoney } from "./money.js";
 import { deal, firstPlayer, myTurn, nameOf } from "./state.js";
 
@@ -24,13 +24,36 @@ export function unlogged(event, me) {
   return event.type === "grouping_saved" || (event.type === "drew" && event.data?.player === me && event.data?.source === "closed");
 }
 
-/** A log line, as the deal page's replay (games/deal.html) words it: who, what, which card, from which pile. */
+/** ``[player, value]`` pairs in the table's seating order (a JS object sorts numeric keys). */
+function inSeatOrder(st, pairs) {
+  const order = st.table ? st.table.players.map((p) => p.player) : [];
+  const at = (player) => (order.includes(player) ? order.indexOf(player) : order.length);
+  return pairs.sort((a, b) => at(a[0]) - at(b[0]));
+}
+
+/** What an event says besides its name: why a show was wrong, the scores after a deal. */
+const DETAILS = {
+  wrong_show_reason: (st, data) => (data.reason ? cardsInWords(data.reason) : ""),
+  standings: (st, data) =>
+    inSeatOrder(st, Object.entries(data.totals || {}))
+      .map(([player, score]) => `${nameOf(st, player)} ${score}${(data.eliminated || []).includes(player) ? " (out)" : ""}`)
+      .join(", "),
+};
+
+/** A log line, as the deal page's replay (games/deal.html) words it: who, what, which card, from
+    which pile; then what the event says ("Why the show was wrong: 8♦ 10♦ J♥: …"). */
 export function logLine(st, event) {
   const data = event.data || {};
   const who = data.player ? `${nameOf(st, data.player)} ` : "";
   const card = data.card ? ` ${cardText(data.card)}` : "";
   const pile = data.source ? ` from the ${word(st.words, "pile", data.source)}` : "";
-  return `${who}${word(st.words, "event", event.type)}${card}${pile}`;
+  const details = DETAILS[event.type] ? DETAILS[event.type](st, data) : "";
+  return `${who}${word(st.words, "event", event.type)}${card}${pile}${details ? `: ${details}` : ""}`;
+}
+
+/** The toast of a wrong show, to the player who made it (R-DECL-3). */
+export function wrongShowText(reason) {
+  return plain(`Wrong show: ${cardsInWords(reason)}`);
 }
 
 /** The status line under the top bar: the table's moment and whose turn it is. */

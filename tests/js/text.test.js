@@ -24,6 +24,27 @@ test("the log words a move with its player, card and pile", () => {
   assert.ok(!text.unlogged({ type: "drew", data: { player: "2", source: "closed" } }, "1"));
 });
 
+test("the log tells why a show was wrong, cards written as on the table (R-DECL-3)", () => {
+  const st = stateAt(tableOf());
+  settle(st);
+  const event = { type: "wrong_show_reason", data: { reason: "8D TD JH: not a sequence; no pure sequence" } };
+  assert.equal(text.logLine(st, event), "Why the show was wrong: 8♦ 10♦ J♥: not a sequence; no pure sequence");
+});
+
+test("the wrong show's toast writes cards as the table does", () => {
+  assert.equal(text.wrongShowText("8D TD JH: not a sequence"), "Wrong show: 8♦ 10♦ J♥: not a sequence.");
+  assert.equal(text.wrongShowText("no grouping was sent in time"), "Wrong show: no grouping was sent in time.");
+});
+
+test("the log gives the scores after a deal, with who is out", () => {
+  const st = stateAt(tableOf());
+  settle(st);
+  const event = { type: "standings", data: { number: 3, totals: { 1: 45, 2: 102 }, eliminated: ["2"] } };
+  assert.equal(text.logLine(st, event), "The scores after the deal are in: You 45, name2 102 (out)");
+  st.table.players.reverse();
+  assert.equal(text.logLine(st, event), "The scores after the deal are in: name2 102 (out), You 45", "in seating order");
+});
+
 test("the status line says the deal and whose turn it is", () => {
   const st = stateAt(tableOf());
   settle(st);
