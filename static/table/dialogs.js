@@ -3,7 +3,7 @@
 
 import { jokersFromCut } from "./cards.js";
 import * as reality from "./reality.js";
-import { $, cardEl, resultBody } from "./render.js";
+import { $, cardEl, el, resultBody } from "./render.js";
 import { meAt, nameOf } from "./state.js";
 import { plain, word } from "./text.js";
 
@@ -14,12 +14,6 @@ export function install(page) {
   realityChecks(page);
 }
 
-function el(tag, className = "", text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 const closeMenu = () => {
   $("menu").hidden = true;

@@ -5,7 +5,7 @@ import { cardName } from "./cards.js";
 import { timerView } from "./clock.js";
 import { controls, menuItems, sortButton } from "./controls.js";
 import * as model from "./hand.js";
-import { $, cardEl, initials, money } from "./render.js";
+import { $, cardEl, el, initials, money } from "./render.js";
 import { deal, groupLabel, isMarriage, jokers, myDeal, myTurn, pointsCurrent, yourMove } from "./state.js";
 import { noticeText, seatView, statusText } from "./text.js";
 
@@ -16,12 +16,6 @@ export function drawTop(page) {
   $("status").textContent = statusText(page.st);
 }
 
-function el(tag, className, text = null) {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 export function drawSeats(page) {
   const st = page.st;
@@ -50,7 +44,9 @@ export function drawSeats(page) {
       seat.append(b);
     }
     const info = el("div", "info");
-    info.append(el("span", "name", view.name), el("span", "score", view.score), badges);
+    const name = el("span", "name", view.name);
+    name.title = view.name; // the whole name, where the seat cuts it short
+    info.append(name, el("span", "score", view.score), badges);
     seat.append(ring, info);
     box.append(seat);
   }

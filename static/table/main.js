@@ -56,12 +56,13 @@ function render() {
   if (!st.table) return;
   const changed = settle(st);
   if (changed.renamed) renameLog(st);
-  if (changed.newDeal) {
-    // A new deal (or none): the errors of the last deal go with it.
+  if (changed.newDeal) $("topup").hidden = true;
+  if (changed.newDeal && deal(st)) {
+    // A new deal: the messages and the result of the last one go. (Not when a deal ends: a
+    // wrong show that ends the deal is told until the next one starts.)
     clearToast("action-error");
     clearToast("arrange-error");
-    $("topup").hidden = true;
-    if (deal(st)) $("result").hidden = true;
+    $("result").hidden = true;
   }
   if (changed.save) scheduleSave(page);
   draw.drawTop(page);

@@ -2,17 +2,11 @@
 // offers, the deal's result (with the shuffle check) and the game's end.
 
 import { cardText, jokersFromCut } from "./cards.js";
-import { $, money, resultBody } from "./render.js";
+import { $, el, money, resultBody } from "./render.js";
 import { deal, jokers, nameOf } from "./state.js";
 import { gameOver, gameOverLines, showText } from "./text.js";
 import { verifyDeal } from "./verify.js";
 
-function el(tag, className = "", text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 function button(text, onclick, className = "") {
   const b = el("button", className, text);
