@@ -1,4 +1,4 @@
-"""The player's pages: the lobby, a table (the live client is ``static/table.js``), the
+"""The player's pages: the lobby, a table (the live client is ``static/table/main.js``), the
 auto-arrange call, and the history of past games and deals with their verifiable shuffles."""
 
 from __future__ import annotations

@@ -29,6 +29,35 @@ def _local_day() -> TruncDate:
     return TruncDate("journal__created_at", tzinfo=ZoneInfo(settings.TIME_ZONE))
 
 
+#: What each journal is called on a player's statement: its kind's words (``JournalKind``),
+#: but each way money comes back out of a pool in its own true words (R-MONEY-4, R-MONEY-7).
+JOURNAL_WORDS = dict(JournalKind.choices)
+REFUND_WORDS = {
+    "left": "Entry fee back: you left before the game started",
+    "cancelled": "Entry fee back: the game was cancelled before it started",
+    "voided": "Fees back: the game was voided by the staff",
+}
+
+
+def refund_cause(key: str, reason: str) -> str:
+    """Why a refund journal gave money back: "left" (``refund_entry``, key ``leave:``: the player
+    left a game before it started), "voided" (``refund_pool`` with a reason starting "voided":
+    the staff voided a running game), else "cancelled" (``refund_pool`` of a game that never
+    started)."""
+    if key.startswith("leave:"):
+        return "left"
+    if reason.startswith("voided"):
+        return "voided"
+    return "cancelled"
+
+
+def journal_words(kind: str, key: str, reason: str = "") -> str:
+    """The words a player reads for a journal on their statement."""
+    if kind == JournalKind.REFUND:
+        return REFUND_WORDS[refund_cause(key, reason)]
+    return JOURNAL_WORDS.get(kind, kind)
+
+
 @dataclass(frozen=True)
 class StatementLine:
     created_at: datetime
@@ -37,6 +66,8 @@ class StatementLine:
     amount: int
     balance: int
     version: int
+    words: str
+    """What the line is, as the player reads it (:func:`journal_words`)."""
 
 
 def statement(user_id: int, currency: Currency = Currency.INR) -> list[StatementLine]:
@@ -46,10 +77,19 @@ def statement(user_id: int, currency: Currency = Currency.INR) -> list[Statement
         Entry.objects.filter(account__ref=spec.ref, account__currency=currency)
         .order_by("version")
         .values_list(
-            "journal__created_at", "journal__key", "journal__kind", "amount", "balance_after", "version"
+            "journal__created_at",
+            "journal__key",
+            "journal__kind",
+            "amount",
+            "balance_after",
+            "version",
+            "journal__meta__reason",
         )
     )
-    return [StatementLine(*row) for row in rows]
+    return [
+        StatementLine(created_at, key, kind, amount, balance, version, journal_words(kind, key, reason or ""))
+        for created_at, key, kind, amount, balance, version, reason in rows
+    ]
 
 
 @dataclass(frozen=True)

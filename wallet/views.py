@@ -18,10 +18,8 @@ from wallet import cashier, reports, tax
 from wallet.amounts import paise_from_rupees
 from wallet.errors import WalletError
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
-from wallet.models import Currency, JournalKind, Withdrawal
+from wallet.models import Currency, Withdrawal
 from wallet.money import rupees
-
-KIND_LABELS = dict(JournalKind.choices)
 
 
 def paise_from(text: str) -> int:
@@ -33,10 +31,7 @@ def _page(request: AuthenticatedRequest, errors: dict[str, str] | None = None) -
     uid = request.user.id
     statements = []
     for currency, title in ((Currency.INR, "Rupees"), (Currency.CHIPS, "Practice chips")):
-        lines = [
-            {"line": line, "label": KIND_LABELS.get(line.kind, line.kind)}
-            for line in reports.statement(uid, currency)
-        ]
+        lines = reports.statement(uid, currency)
         lines.reverse()  # newest first
         statements.append({"currency": currency.value, "title": title, "lines": lines[:200]})
     context = {

@@ -34,6 +34,13 @@ export function cardText(code) {
   return code === "PJ" ? "JKR" : rankText(code) + SUIT[code[1]].symbol;
 }
 
+const CARD_CODE = /\b(?:PJ|[A2-9TJQK][SHDC])\b/g;
+
+/** Card codes in a server's words as a player writes them: "8D TD JH" -> "8♦ 10♦ J♥" (games/words.py). */
+export function cardsInWords(text) {
+  return String(text).replace(CARD_CODE, cardText);
+}
+
 /**
  * The jokers of a deal from its cut card (R-DEAL-2/3, R-21-2), as the engine derives them:
  * a printed-joker cut makes aces wild; on 21-card tables the value joker is the cut (the ace
@@ -62,6 +69,16 @@ export function marksOf(code, jokers) {
   else if (code === jokers.lower) marks.push("lower joker");
   else if (rankOf(code) === jokers.wildRank) marks.push(code === jokers.value ? "value joker" : "wild joker");
   return marks;
+}
+
+/** The letter a joker carries on the card, where the fan of a hand leaves it visible: J for a
+    wild or the printed joker, V, U and L for the 21-card value, upper and lower jokers; null
+    for a card that is no joker. */
+export function markOf(code, jokers) {
+  const [kind] = marksOf(code, jokers);
+  if (!kind) return null;
+  const text = { "value joker": "V", "upper joker": "U", "lower joker": "L" }[kind] || "J";
+  return { text, kind };
 }
 
 export function isJoker(code, jokers) {

@@ -1,18 +1,19 @@
 // Rendering: reads the page state and draws it. DOM only; no frames, no rules.
 
-import { cardName, marksOf, rankText, suitInfo } from "./cards.js";
+import { cardName, markOf, rankText, suitInfo } from "./cards.js";
 import { formatMoney } from "./money.js";
 
 export const $ = (id) => document.getElementById(id);
 
-function el(tag, className = "", text = null) {
+/** A new element with its class and text. */
+export function el(tag, className = "", text = null) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== null) node.textContent = text;
   return node;
 }
 
-/** A card drawn with CSS: corner index, a large suit, a badge for a joker or value card. */
+/** A card drawn with CSS: corner index, a large suit, and a joker's mark under the index. */
 export function cardEl(code, jokers, tag = "span") {
   const node = el(tag, "card");
   const suit = suitInfo(code);
@@ -21,17 +22,11 @@ export function cardEl(code, jokers, tag = "span") {
   const idx = el("span", "idx");
   idx.append(el("span", "r", rankText(code)), el("span", "s", suit ? suit.symbol : "★"));
   node.append(idx, el("span", "pip", suit ? suit.symbol : "★"));
-  const marks = marksOf(code, jokers);
-  if (marks.length) {
-    node.classList.add("wild");
-    const kind = marks[0];
-    const badge = { "printed joker": "J", "wild joker": "J", "value joker": "V", "upper joker": "U", "lower joker": "L" }[kind];
-    if (kind === "value joker") node.classList.add("v-value");
-    if (kind === "upper joker") node.classList.add("v-upper");
-    if (kind === "lower joker") node.classList.add("v-lower");
-    const mark = el("span", "mark", badge);
-    mark.setAttribute("aria-hidden", "true");
-    node.append(mark);
+  const mark = markOf(code, jokers);
+  if (mark) {
+    // Under the corner index: the strip of the card a fan leaves visible.
+    node.classList.add("wild", `m-${mark.kind.split(" ")[0]}`);
+    node.append(el("span", "mark", mark.text));
   }
   for (const child of node.children) child.setAttribute("aria-hidden", "true");
   node.dataset.card = code;

@@ -5,6 +5,8 @@
 timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair number N
 (``seed_pair``), so the test knows the hands; every later seed is random as usual.
 ``python -m tests.browser.site backoffice``: real play for the staff (tests/browser/test_backoffice.py).
+``python -m tests.browser.site six_seats``: alice and five players with long names at a 6-seat
+practice pool table (tests/browser/test_phone_table.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
 the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
 """
@@ -15,6 +17,7 @@ import hashlib
 import json
 import os
 import sys
+from typing import Any
 
 PASSWORD = "browser-test-pass-1"
 PLAYERS = ("alice", "bob", "carol")
@@ -86,6 +89,22 @@ def setup() -> None:
 STAFF = {"rita": "risk", "ravi": "risk", "cash": "cashier"}
 
 
+def seat_at_a_new_pool_table(players: list[Any], **template: Any) -> None:
+    """Seat ``players`` at a new 101 pool table of a new template (a one-second countdown, long
+    turns), so its game starts as the site is served; print the table's id."""
+    from games import services
+    from games.models import TableTemplate
+
+    table = services.open_table(
+        TableTemplate.objects.create(
+            variant="pool101", start_countdown_seconds=1, move_seconds=120, extra_seconds=60, **template
+        )
+    )
+    for user in players:
+        services.join(table.pk, user)
+    print(table.pk)
+
+
 def backoffice() -> None:
     """Real play for the staff: alice and bob in a running ₹ pool game, carol's withdrawal
     waiting, and staff of the risk (two) and cashier groups."""
@@ -93,8 +112,6 @@ def backoffice() -> None:
     from django.contrib.auth.models import Group
 
     from accounts.models import User
-    from games import services
-    from games.models import TableTemplate
     from protection import kyc
     from wallet import cashier
 
@@ -107,20 +124,41 @@ def backoffice() -> None:
     kyc.submit(players["carol"], "pan", "ABCDE1234C", provider=kyc.SandboxKyc())
     kyc.decide(players["carol"], True, by=None, reason="the provider matched the name")
     cashier.request_withdrawal(players["carol"], 1_500_00)
-    template = TableTemplate.objects.create(
+    seat_at_a_new_pool_table(
+        [players["alice"], players["bob"]],
         name="Staff 101 pool, ₹100",
-        variant="pool101",
         currency="INR",
         seats=2,
         entry_fee=100_00,
-        start_countdown_seconds=1,
-        move_seconds=120,
-        extra_seconds=60,
     )
-    table = services.open_table(template)
-    for name in ("alice", "bob"):
-        services.join(table.pk, players[name])
-    print(table.pk)
+
+
+#: Five players with long names (a seat shows the username), who fill a 6-seat table with alice.
+LONG_NAMES = (
+    "priyanka.venkataraman",
+    "siddharth.chakraborty",
+    "anantharaman.iyer",
+    "lakshminarayanan",
+    "bhagyalakshmi.reddy",
+)
+
+
+def six_seats() -> None:
+    """alice and five players with long names at a 6-seat practice pool table, its game started."""
+    _django()
+    from accounts.models import User
+    from wallet.cashier import topup_chips
+
+    players = [User.objects.get(username="alice")]
+    for name in LONG_NAMES:
+        user = User.objects.create_user(username=name, password=PASSWORD, display_name=name.title())
+        user.adult_confirmed_at = user.date_joined
+        user.save()
+        topup_chips(user)
+        players.append(user)
+    seat_at_a_new_pool_table(
+        players, name="Browser 101 pool, 6 seats", currency="CHIPS", seats=6, entry_fee=1000
+    )
 
 
 def serve(port: str) -> None:
@@ -167,4 +205,6 @@ def check(table_id: str) -> None:
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
-    {"setup": setup, "serve": serve, "check": check, "backoffice": backoffice}[command](*args)
+    {"setup": setup, "serve": serve, "check": check, "backoffice": backoffice, "six_seats": six_seats}[
+        command
+    ](*args)

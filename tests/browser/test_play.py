@@ -39,6 +39,17 @@ def play_now(page, template: str) -> int:  # type: ignore[no-untyped-def]
     return int(re.search(r"/tables/(\d+)/", page.url).group(1))  # type: ignore[union-attr]
 
 
+def two_at_the_rigged_table(alice_ctx, bob_ctx, url: str):  # type: ignore[no-untyped-def]
+    """alice and bob at the 2-seat pool table, its first deal the RIGGED one: bob plays first.
+    Returns their pages once bob may draw."""
+    alice = log_in(alice_ctx, url, "alice")
+    bob = log_in(bob_ctx, url, "bob")
+    play_now(alice, "Browser 101 pool, 2 seats")
+    play_now(bob, "Browser 101 pool, 2 seats")
+    bob.wait_for_selector("#draw-closed:enabled")
+    return alice, bob
+
+
 def hand(page) -> list[str]:  # type: ignore[no-untyped-def]
     return page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)")
 

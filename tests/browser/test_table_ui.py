@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_play import SHOTS, TIMEOUT, log_in, play_now
+from tests.browser.test_play import RIGGED, SHOTS, TIMEOUT, log_in, play_now, two_at_the_rigged_table
 
 pytestmark = pytest.mark.browser
 
@@ -218,15 +218,11 @@ def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start
 @pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE], ids=["portrait", "landscape"])
 def test_a_phone_fits_the_turn_on_one_screen(browser, start_site, viewport):
     """Before and after drawing (13 and 14 cards), portrait and landscape: no scrolling."""
-    site = start_site(seeds=671)
+    site = start_site(seeds=RIGGED)
     alice_ctx = browser.new_context(viewport=DESKTOP)
     bob_ctx = phone(browser, viewport)
     try:
-        alice = log_in(alice_ctx, site.url, "alice")
-        bob = log_in(bob_ctx, site.url, "bob")
-        play_now(alice, "Browser 101 pool, 2 seats")
-        play_now(bob, "Browser 101 pool, 2 seats")
-        bob.wait_for_selector("#draw-closed:enabled")
+        _, bob = two_at_the_rigged_table(alice_ctx, bob_ctx, site.url)
         fits_one_screen(bob)
         bob.click("#draw-closed")
         expect(bob.locator("#hand button.card")).to_have_count(14, timeout=30_000)
@@ -242,24 +238,21 @@ def test_a_phone_fits_the_turn_on_one_screen(browser, start_site, viewport):
 def test_drag_sort_group_labels_and_keyboard_on_a_desktop(browser, start_site):
     """Groups are labelled by the engine (a save_grouping ack), drag moves a card between groups,
     sort by suit and colour, and the keyboard discards."""
-    site = start_site(seeds=671)
+    site = start_site(seeds=RIGGED)
     alice_ctx = browser.new_context(viewport=DESKTOP)
     bob_ctx = browser.new_context(viewport=DESKTOP)
     try:
-        alice = log_in(alice_ctx, site.url, "alice")
-        bob = log_in(bob_ctx, site.url, "bob")
-        play_now(alice, "Browser 101 pool, 2 seats")
-        play_now(bob, "Browser 101 pool, 2 seats")
-        bob.wait_for_selector("#draw-closed:enabled")
+        alice, bob = two_at_the_rigged_table(alice_ctx, bob_ctx, site.url)
         # A fresh hand is sorted by suit and every group gets the engine's label and points.
         expect(bob.locator("#points")).not_to_contain_text("…", timeout=30_000)
         labels = bob.eval_on_selector_all("#hand .glabel", "els => els.map(e => e.textContent)")
         assert labels
         assert all(label != "…" for label in labels)
         assert re.fullmatch(r"Points \d+", bob.inner_text("#points"))
-        # Sort by colour: two colour groups (and the jokers apart).
+        # Sort by colour: two colour groups (and the jokers apart); the button names it.
+        expect(bob.locator("#sort")).to_have_text("Sorted by suit")
         bob.click("#sort")
-        bob.click("#sort")
+        expect(bob.locator("#sort")).to_have_text("Sorted by colour")
         expect(bob.locator("#points")).not_to_contain_text("…", timeout=30_000)
         # Drag the first card of the first group onto the last group.
         first = bob.locator("#hand .group").first.locator("button.card").first

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cardName, cardText, isJoker, jokersFromCut, marksOf } from "../../static/table/cards.js";
+import { cardName, cardsInWords, cardText, isJoker, jokersFromCut, markOf, marksOf } from "../../static/table/cards.js";
 import * as hand from "../../static/table/hand.js";
 import { formatMoney } from "../../static/table/money.js";
 
@@ -102,4 +102,20 @@ test("money the Indian way, and chips never as rupees", () => {
   assert.equal(formatMoney(1000000, "CHIPS"), "10,000 chips");
   assert.equal(formatMoney(12500000, "CHIPS"), "1,25,000 chips");
   assert.ok(!formatMoney(1000000, "CHIPS").includes("₹"));
+});
+
+test("card codes in a server's words are written as on the table", () => {
+  assert.equal(cardsInWords("8D TD JH: not a sequence"), "8♦ 10♦ J♥: not a sequence");
+  assert.equal(cardsInWords("PJ 2C and AS"), "JKR 2♣ and A♠");
+  assert.equal(cardsInWords("TDS KHAN and 10 of hearts"), "TDS KHAN and 10 of hearts", "only whole codes");
+});
+
+test("each joker has a mark for the visible strip of the card", () => {
+  const jokers = jokersFromCut("6S", true);
+  assert.deepEqual(markOf("6S", jokers), { text: "V", kind: "value joker" });
+  assert.deepEqual(markOf("7S", jokers), { text: "U", kind: "upper joker" });
+  assert.deepEqual(markOf("5S", jokers), { text: "L", kind: "lower joker" });
+  assert.deepEqual(markOf("6C", jokers), { text: "J", kind: "wild joker" });
+  assert.deepEqual(markOf("PJ", jokers), { text: "J", kind: "printed joker" });
+  assert.equal(markOf("9C", jokers), null);
 });

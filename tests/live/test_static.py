@@ -142,10 +142,10 @@ def test_every_css_and_js_a_page_links_is_served_with_debug_off(production):
     for cookie, urls in pages.items():
         for page in urls:
             linked += fetch_assets(port, page, cookie, seen)
-    assert any("/table." in url for url in linked), "the table page's script was checked"
+    assert any("/table/main." in url for url in linked), "the table page's script was checked"
     assert all(code == 200 for code in seen.values())
     # The compressed copies are there for WhiteNoise to send to browsers that take them.
-    assert list((Path(stack.env["STATIC_ROOT"])).glob("table.*.js.gz"))
+    assert list((Path(stack.env["STATIC_ROOT"])).glob("table/main.*.js.gz"))
 
 
 def test_module_imports_are_rewritten_to_hashed_names(tmp_path):

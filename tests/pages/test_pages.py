@@ -113,6 +113,20 @@ def test_play_now_without_money_shows_the_error_next_to_the_button(client, alice
     assert "balance" in body.lower()
 
 
+def test_the_sandbox_money_tag_is_on_rupee_tables_only(client, alice, settings):
+    """Sandbox payments concern rupees: a practice table plays for chips, never paid out anyway."""
+    settings.PAYMENTS_SANDBOX = True
+    rupees = TableTemplate.objects.create(
+        name="Pool cash", variant="pool101", currency="INR", seats=2, entry_fee=2500
+    )
+    client.force_login(alice)
+    for template, tagged in ((rupees, True), (chips_template(), False)):
+        table = services.open_table(template)
+        body = client.get(reverse("games:table", args=[table.pk])).content.decode()
+        assert ('class="sandbox-tag"' in body) is tagged, template.currency
+        assert ("Sandbox money" in body) is tagged, template.currency
+
+
 def test_out_of_chips_is_told_in_chips_with_the_top_up_offered(client, alice):
     tmpl = chips_template(name="Practice pool", variant="pool61", bots_allowed=True)
     client.force_login(alice)  # alice never had chips (not signed up through the page)
@@ -139,7 +153,7 @@ def test_play_now_on_a_practice_table_with_bots_starts_the_game(client, alice):
     page = client.get(response["Location"])
     assert page.status_code == 200
     html = page.content.decode()
-    assert "table.js" in html
+    assert "table/main.js" in html
     # Nothing inline, so a strict Content-Security-Policy allows the page.
     assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
     assert " style=" not in html

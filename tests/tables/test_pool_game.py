@@ -28,6 +28,7 @@ from tests.tables.support import (
     template,
 )
 from tests.wallet.support import fund, pool, wallet
+from wallet import reports
 from wallet.ledger import balance_of, house_spec
 from wallet.models import Transfer
 
@@ -174,6 +175,11 @@ def test_it_forfeits_the_fee_of_a_player_who_leaves__R_MONEY_5(alice, bob):
     check_after_game(table, users)
 
 
+def refunds(user) -> list[str]:
+    """The refund lines of ``user``'s statement, in the words the wallet page shows."""
+    return [line.words for line in reports.statement(user.pk) if line.kind == "refund"]
+
+
 def test_it_refunds_a_table_that_never_starts__R_MONEY_4(alice, bob):
     """Bob sits and leaves again (refunded at once); alice waits alone until the table gives up
     (10 minutes after it last emptied): every fee comes back in full, the pool closes at 0."""
@@ -191,6 +197,19 @@ def test_it_refunds_a_table_that_never_starts__R_MONEY_4(alice, bob):
     assert table.status == "cancelled"
     assert wallet(alice) == wallet(bob) == 1_000_000
     check_after_game(table, [alice, bob])
+    # Each statement says why the fee came back.
+    assert refunds(alice) == ["Entry fee back: the game was cancelled before it started"]
+    assert refunds(bob) == ["Entry fee back: you left before the game started"]
+
+
+def test_a_voided_game_is_on_the_statement_as_voided__R_MONEY_7(alice, bob):
+    clock = Clock()
+    table = seat_all(template(), [alice, bob], clock)
+    pass_deadline(table, clock)
+    assert state(table).phase is engine.Phase.PLAYING
+    services.void(table.pk, "a fault at the table", at=clock())
+    assert wallet(alice) == wallet(bob) == 1_000_000
+    assert refunds(alice) == refunds(bob) == ["Fees back: the game was voided by the staff"]
 
 
 def test_it_refunds_a_player_who_leaves_before_the_start(alice, bob):

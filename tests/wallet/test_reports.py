@@ -111,8 +111,29 @@ def test_the_report_command_writes_csv(alice, bob, carol):
     out = StringIO()
     call_command("wallet_report", "statement", "--user", "alice", stdout=out)
     rows = out.getvalue().splitlines()
-    assert rows[0] == "created_at,key,kind,amount,balance,version"
-    assert rows[-1].endswith(",entry_fee,-2500,11650,6")
+    assert rows[0] == "created_at,key,kind,amount,balance,version,words"
+    assert rows[-1].endswith(",entry_fee,-2500,11650,6,Entry fee")
+
+
+def test_each_refund_says_why_the_money_came_back_R_MONEY_4_R_MONEY_7(alice, bob, carol):
+    """A player who left a game before it started, a game cancelled before it started and a
+    game the staff voided: each refund in its own words, as games.services posts them."""
+    for user in (alice, bob, carol):
+        fund(user, 10000)
+    for user in (alice, bob):
+        ops.charge_entry_fee(user, "pool:7", 1000, variant="pool101")
+    ops.refund_entry(alice, "pool:7")  # games.services: engine.RefundEntry
+    ops.refund_pool("pool:7", reason="never started")  # engine.RefundAll()
+    ops.charge_entry_fee(carol, "pool:8", 1000, variant="pool101")
+    ops.refund_pool("pool:8", reason="voided by staff (R-MONEY-7)")  # engine.RefundAll(voided=True)
+
+    def refunds(user) -> list[str]:
+        return [line.words for line in reports.statement(user.pk) if line.kind == "refund"]
+
+    assert refunds(alice) == ["Entry fee back: you left before the game started"]
+    assert refunds(bob) == ["Entry fee back: the game was cancelled before it started"]
+    assert refunds(carol) == ["Fees back: the game was voided by the staff"]
+    assert [line.words for line in reports.statement(alice.pk)][:2] == ["Deposit", "Entry fee"]
 
 
 def test_reconcile_passes_on_a_good_ledger(alice, bob, carol):

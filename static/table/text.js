@@ -1,0 +1,172 @@
+// What the page says, worked out from the state: the status line, the notice line, the log's
+// lines, each seat's name, score and badges, the show and game-over words. Pure functions, no
+// DOM; codes become words through the server's one table (games/words.py, in ``st.words``).
+
+import { cardsInWords, cardText } from "./cards.js";
+import { formatMoney } from "./money.js";
+import { deal, firstPlayer, myTurn, nameOf } from "./state.js";
+
+/** The words for ``code`` in the table ``kind``; a code no table knows, without underscores. */
+export const word = (words, kind, code) => (words[kind] && words[kind][code]) || String(code || "").replace(/_/g, " ");
+
+/** A server message as a sentence: a capital first, a full stop last. */
+export function plain(message) {
+  const text = String(message);
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+}
+
+/** Other players' moves, told on the notice line until the next one. */
+export const MOVES = new Set(["drew", "discarded", "dropped", "finished", "declared", "missed_move"]);
+
+/** Events the log leaves out: a saved grouping (saving is automatic, after every change), and a
+    player's own draw from the closed pile, which their private "drew_card" tells with the card. */
+export function unlogged(event, me) {
+  return event.type === "grouping_saved" || (event.type === "drew" && event.data?.player === me && event.data?.source === "closed");
+}
+
+/** ``[player, value]`` pairs in the table's seating order (a JS object sorts numeric keys). */
+function inSeatOrder(st, pairs) {
+  const order = st.table ? st.table.players.map((p) => p.player) : [];
+  const at = (player) => (order.includes(player) ? order.indexOf(player) : order.length);
+  return pairs.sort((a, b) => at(a[0]) - at(b[0]));
+}
+
+/** What an event says besides its name: why a show was wrong, the scores after a deal. */
+const DETAILS = {
+  wrong_show_reason: (st, data) => (data.reason ? cardsInWords(data.reason) : ""),
+  standings: (st, data) =>
+    inSeatOrder(st, Object.entries(data.totals || {}))
+      .map(([player, score]) => `${nameOf(st, player)} ${score}${(data.eliminated || []).includes(player) ? " (out)" : ""}`)
+      .join(", "),
+};
+
+/** A log line, as the deal page's replay (games/deal.html) words it: who, what, which card, from
+    which pile; then what the event says ("Why the show was wrong: 8♦ 10♦ J♥: …"). */
+export function logLine(st, event) {
+  const data = event.data || {};
+  const who = data.player ? `${nameOf(st, data.player)} ` : "";
+  const card = data.card ? ` ${cardText(data.card)}` : "";
+  const pile = data.source ? ` from the ${word(st.words, "pile", data.source)}` : "";
+  const details = DETAILS[event.type] ? DETAILS[event.type](st, data) : "";
+  return `${who}${word(st.words, "event", event.type)}${card}${pile}${details ? `: ${details}` : ""}`;
+}
+
+/** The toast of a wrong show, to the player who made it (R-DECL-3). */
+export function wrongShowText(reason) {
+  return plain(`Wrong show: ${cardsInWords(reason)}`);
+}
+
+/** The status line under the top bar: the table's moment and whose turn it is. */
+export function statusText(st) {
+  const table = st.table;
+  const d = deal(st);
+  const me = st.me;
+  const parts = [];
+  const wf = table.waiting_for;
+  if (table.status === "waiting" || wf === "players") parts.push("Waiting for players…");
+  else if (wf === "countdown") parts.push("The game starts soon.");
+  if (d) {
+    parts.push(`Deal ${table.deal_number}.`);
+    if (d.phase === "play") parts.push(d.turn === me ? "Your turn." : `${nameOf(st, d.turn)}'s turn.`);
+    if (d.phase === "declaring") parts.push(d.turn === me ? "Declare: group your cards." : `${nameOf(st, d.turn)} is declaring.`);
+    if (d.phase === "show") parts.push(d.waiting_for.includes(me) ? "Show: group your cards and submit." : "Waiting for the show.");
+  } else if (wf === "pause") parts.push("The next deal starts soon.");
+  else if (wf === "decisions") parts.push("Waiting for rejoin or split decisions.");
+  return parts.join(" ");
+}
+
+/** The notice line on the felt: the toss (until the first move of the game's first deal), the
+    last move of another player, and what the player does next on their turn. */
+export function noticeText(st, toss) {
+  const table = st.table;
+  const d = deal(st);
+  const parts = [];
+  if (d && table.deal_number === 1 && toss && d.phase === "play" && !st.lastMove) {
+    const drawn = toss.cards.filter((c) => c.round === Math.max(...toss.cards.map((x) => x.round)));
+    const cards = drawn.map((c) => `${nameOf(st, c.player)} ${cardText(c.card)}`).join(", ");
+    const first = firstPlayer(d);
+    const dealer = d.dealer === st.me ? "you deal" : `${nameOf(st, d.dealer)} deals`;
+    parts.push(`Toss: ${cards}. ${dealer}; ${first === st.me ? "you play" : `${nameOf(st, first)} plays`} first.`);
+  } else if (d && d.phase === "play" && st.lastMove) parts.push(`${logLine(st, st.lastMove)}.`); // named now, not when it came
+  if (myTurn(st)) {
+    parts.push(d.drawn ? "Your turn: discard a card, or finish to declare." : "Your turn: draw from the closed or the open pile.");
+  }
+  return parts.join(" ");
+}
+
+/**
+ * One seat as the seat row shows it: ``{name, score, dealer, badges: [{text, cls}], bank, turn,
+ * gone, label}``; ``label`` is the seat's accessible name. ``online``: the player's own
+ * connection is open (their seat is never "Offline" to them while it is).
+ */
+export function seatView(st, p, online = false) {
+  const d = deal(st);
+  const dp = d ? d.players.find((x) => x.player === p.player) : null;
+  const turn = Boolean(d && d.turn === p.player && (d.phase === "play" || d.phase === "declaring"));
+  let score = "";
+  if (p.score !== null && p.score !== undefined) score = `${p.score} pts`;
+  else if (p.held !== null && p.held !== undefined) score = formatMoney(p.held, st.currency);
+  const said = [];
+  const badges = [];
+  const badge = (text, cls = "") => {
+    badges.push({ text, cls });
+    said.push(text);
+  };
+  const dealer = Boolean(d && d.dealer === p.player);
+  if (dealer) said.push("dealer");
+  if (dp && dp.status !== "in") badge(word(st.words, "outcome", dp.status), "out");
+  if (p.status === "eliminated") badge("Eliminated", "out");
+  if (p.status === "left") badge("Left", "out");
+  if (!(p.connected || (p.player === st.me && online)) && p.status !== "left") badge("Offline", "offline");
+  if (p.auto_drop) badge("Auto drop");
+  else if (st.autoSeen.has(p.player) && dp && dp.status !== "in") badge("I'm back: next deal"); // this deal is already dropped
+  if (dp) said.push(`${dp.cards} cards`);
+  if (turn) said.push("to play");
+  return {
+    player: p.player,
+    me: p.player === st.me,
+    name: p.player === st.me ? `${p.name} (you)` : p.name,
+    score,
+    dealer,
+    badges,
+    bank: turn && dp ? dp.extra_ms : null,
+    turn,
+    gone: p.status === "eliminated" || p.status === "left" || Boolean(dp && dp.status !== "in"),
+    label: [p.name, score, ...said].filter(Boolean).join(", "),
+  };
+}
+
+/** The show screen's words, or null when there is no show. */
+export function showText(st) {
+  const d = deal(st);
+  if (!(d && (d.phase === "show" || d.phase === "declaring"))) return null;
+  if (d.phase === "declaring") {
+    return d.turn === st.me ? "Your card is in the finish slot. Arrange the rest into groups and press Declare." : `${nameOf(st, d.turn)} put a card in the finish slot and is declaring.`;
+  }
+  if (d.waiting_for.includes(st.me)) {
+    return `${nameOf(st, d.turn)} declared. Group your cards (Auto-arrange helps) and press Submit cards before the time runs out; ungrouped cards count against you.`;
+  }
+  return "Waiting for the other players to show their cards.";
+}
+
+/** Whether the game is over (won, or cancelled) and nothing more is to come. */
+export function gameOver(table) {
+  return table.waiting_for === "" && (table.status === "finished" || table.status === "cancelled");
+}
+
+/** The game-over sheet's lines: why a game was cancelled, the winner, what each is paid. */
+export function gameOverLines(st) {
+  const table = st.table;
+  const lines = [];
+  if (table.status === "cancelled") {
+    lines.push(
+      table.phase === "cancelled" && st.voided
+        ? "The game was voided by the site's staff: every entry fee, rejoin fee and seat hold is back in its player's wallet, with no rake taken."
+        : "The game was cancelled; entry fees were refunded.",
+    );
+    if (st.endedWhy) lines.push(`Why: ${st.endedWhy}`);
+  }
+  if (table.winner) lines.push(`Winner: ${st.names[table.winner] || table.winner}.`);
+  for (const [player, amount] of table.payouts) lines.push(`${st.names[player] || player} is paid ${formatMoney(amount, st.currency)}.`);
+  return lines;
+}
