@@ -4,7 +4,8 @@
 export class Connection {
   constructor(tableId, handlers, storage = sessionStorage) {
     this.tableId = tableId;
-    this.handlers = handlers; // {snapshot(frame), event(frame), ack(frame, entry), error(frame, entry), status(text)}
+    // {snapshot(frame), event(frame), presence(frame), ack(frame, entry), error(frame, entry), status(text)}
+    this.handlers = handlers;
     this.storage = storage;
     const saved = storage.getItem(`table-${tableId}-v`);
     this.version = saved !== null && saved !== "" ? Number(saved) : null;
@@ -78,6 +79,7 @@ export class Connection {
     }
     if (frame.type === "ping") return this.send({ type: "pong" });
     if (frame.type === "pong") return;
+    if (frame.type === "presence") return this.handlers.presence(frame);
     if (frame.type === "snapshot") {
       this.setVersion(frame.v);
       this.handlers.snapshot(frame);

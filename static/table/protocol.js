@@ -4,7 +4,7 @@
 import { Connection } from "./connection.js";
 import { cardsOf } from "./hand.js";
 import { $ } from "./render.js";
-import { myDeal, takeLabels } from "./state.js";
+import { applyPresence, myDeal, takeLabels } from "./state.js";
 import { logLine, MOVES, plain, unlogged, wrongShowText } from "./text.js";
 import { toast } from "./toast.js";
 
@@ -25,6 +25,9 @@ export function connect(page) {
     },
     event(frame) {
       onEvent(page, frame);
+    },
+    presence(frame) {
+      if (applyPresence(st, frame)) page.render();
     },
     ack(frame, entry) {
       if (frame.grouping && takeLabels(st, frame.grouping, entry && entry.context && entry.context.groups)) page.drawHand(false);

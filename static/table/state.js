@@ -36,6 +36,15 @@ export function newState({ table, me, currency, variant, entryFee = 0, words = {
 export const deal = (st) => (st.table && st.table.deal) || null;
 
 /** The deal, when the player holds a hand in it. */
+/** A ``presence`` frame: a seated player came online or went offline between snapshots.
+ * True when a seat changed (the page redraws). */
+export function applyPresence(st, frame) {
+  const seat = st.table && st.table.players.find((p) => p.player === frame.player);
+  if (!seat || seat.connected === frame.connected) return false;
+  seat.connected = frame.connected;
+  return true;
+}
+
 export function myDeal(st) {
   const d = deal(st);
   return d && d.hand ? d : null;

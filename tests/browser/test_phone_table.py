@@ -253,3 +253,20 @@ def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site):
         fits_one_screen(page)
     finally:
         context.close()
+
+
+def test_an_opponent_who_closes_the_app_shows_offline_within_five_seconds(browser, start_site):
+    """alice and bob at a table on their phones; bob closes the app (his page goes): alice's
+    seat for bob says "Offline" within 5 s, with nothing else happening at the table."""
+    site = start_site(seeds=RIGGED)
+    alice_ctx, bob_ctx = phone(browser), phone(browser)
+    try:
+        alice, bob = two_at_the_rigged_table(alice_ctx, bob_ctx, site.url)
+        bob_seat = alice.locator(".seat:not(.me)")
+        expect(bob_seat).not_to_contain_text("Offline")
+        bob_ctx.close()  # the app is closed: its websocket goes with it
+        expect(bob_seat).to_contain_text("Offline", timeout=5_000)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        alice.screenshot(path=str(SHOTS / "phone-opponent-offline.png"))
+    finally:
+        alice_ctx.close()

@@ -110,3 +110,13 @@ test("players on auto drop are remembered for the deal", () => {
   state.settle(st);
   assert.ok(!st.autoSeen.has("2"), "a new deal forgets it");
 });
+
+test("a presence frame turns a seat online or offline between snapshots", () => {
+  const st = stateAt(tableOf());
+  const seat = st.table.players.find((p) => p.player === "2");
+  seat.connected = true;
+  assert.equal(state.applyPresence(st, { type: "presence", player: "2", connected: false }), true);
+  assert.equal(seat.connected, false);
+  assert.equal(state.applyPresence(st, { type: "presence", player: "2", connected: false }), false, "no change");
+  assert.equal(state.applyPresence(st, { type: "presence", player: "9", connected: true }), false, "not seated");
+});
