@@ -261,7 +261,7 @@ def test_an_opponent_who_closes_the_app_shows_offline_within_five_seconds(browse
     site = start_site(seeds=RIGGED)
     alice_ctx, bob_ctx = phone(browser), phone(browser)
     try:
-        alice, bob = two_at_the_rigged_table(alice_ctx, bob_ctx, site.url)
+        alice, _ = two_at_the_rigged_table(alice_ctx, bob_ctx, site.url)
         bob_seat = alice.locator(".seat:not(.me)")
         expect(bob_seat).not_to_contain_text("Offline")
         bob_ctx.close()  # the app is closed: its websocket goes with it
