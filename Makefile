@@ -78,9 +78,9 @@ run-prod: $(VENV)/.runtime
 	mkdir -p var
 	@echo "Serving on http://$(HOST):$(PORT)/ with a Celery worker and beat (DEBUG=$$DEBUG)"
 	trap 'trap - INT TERM HUP EXIT; kill 0' INT TERM HUP EXIT; \
-	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
-	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
-	GAME_TIMERS=celery $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application & \
+	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 DB_APPLICATION_NAME=rummy-worker $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
+	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 DB_APPLICATION_NAME=rummy-beat $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
+	GAME_TIMERS=celery DB_APPLICATION_NAME=rummy-web $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application & \
 	wait $$!
 
 # Re-lock every dependency, transitive ones included, with hashes, from the top-level lists

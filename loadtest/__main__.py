@@ -61,6 +61,9 @@ class Step:
     server_cpu: dict[str, float] = field(default_factory=dict)
     generator_cpu: float = 0.0
     error_kinds: dict[str, int] = field(default_factory=dict)
+    db_connections: dict[str, int] = field(default_factory=dict)
+    """PostgreSQL: the most connections each process kind held at once during the step."""
+    db_connections_total: int = 0
 
     @property
     def cpu_per_1000(self) -> float:
@@ -259,6 +262,9 @@ def print_step(step: Step) -> None:
     )
     if step.error_kinds:
         print(f"        errors by kind: {json.dumps(step.error_kinds)}", flush=True)
+    if step.db_connections:
+        kinds = ", ".join(f"{name} {count}" for name, count in sorted(step.db_connections.items()))
+        print(f"        database connections at most: {step.db_connections_total} ({kinds})", flush=True)
 
 
 def stepping(args: argparse.Namespace, run: Callable[[int], Step]) -> tuple[list[Step], str]:
@@ -383,6 +389,18 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
 
+    def connection_gauge() -> procs.ConnectionGauge | None:
+        if db_name is None:
+            return None
+        parts = {
+            "host": database.get("HOST"),
+            "port": database.get("PORT"),
+            "user": database.get("USER"),
+            "password": database.get("PASSWORD"),
+        }
+        conninfo = " ".join(f"{key}={value}" for key, value in parts.items() if value)
+        return procs.ConnectionGauge(f"{conninfo} dbname={db_name}", db_name)
+
     def measure(target: str, url: str, layout: list[list[Any]], meter: procs.CpuMeter) -> Step:
         return run_step(
             target,
@@ -424,10 +442,17 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         layout = seat_tables(tables, args.seats)
+        gauge = connection_gauge()
         try:
+            if gauge is not None:
+                gauge.start()
             step = measure("project", args.url, layout, procs.CpuMeter(port, db_name))
         finally:
+            if gauge is not None:
+                step_connections = gauge.stop()
             end_tables(layout)
+        if gauge is not None:
+            step.db_connections, step.db_connections_total = step_connections, gauge.most_total
         if twin is not None:
             pairs.append((step, twin))
         return step

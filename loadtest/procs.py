@@ -97,3 +97,42 @@ class CpuMeter:
             used[process.role] = used.get(process.role, 0.0) + max(spent, 0.0)
         self.used = used
         return used
+
+
+class ConnectionGauge:
+    """The most connections each process kind held to the server's PostgreSQL database at once
+    during a step, by the ``application_name`` they show (``DB_APPLICATION_NAME``: rummy-web,
+    rummy-worker, rummy-beat under ``make run-prod``), sampled every ``interval`` seconds from
+    ``pg_stat_activity`` on a connection of its own."""
+
+    def __init__(self, conninfo: str, database: str, interval: float = 0.2) -> None:
+        import threading
+
+        self.conninfo, self.database, self.interval = conninfo, database, interval
+        self.most: dict[str, int] = {}
+        self.most_total = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> dict[str, int]:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        return dict(self.most)
+
+    def _sample(self) -> None:
+        import psycopg
+
+        query = (
+            "SELECT coalesce(nullif(application_name, ''), '(unnamed)'), count(*) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid() GROUP BY 1"
+        )
+        with psycopg.connect(self.conninfo, autocommit=True) as connection:
+            while not self._stop.is_set():
+                rows = connection.execute(query, [self.database]).fetchall()
+                for name, count in rows:
+                    self.most[name] = max(self.most.get(name, 0), int(count))
+                self.most_total = max(self.most_total, sum(int(count) for _, count in rows))
+                self._stop.wait(self.interval)

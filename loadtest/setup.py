@@ -41,6 +41,8 @@ def django_setup() -> None:
     # The harness's own actions (the own work's 600, the seating) would each print the
     # server's info line between the report's: the server logs them, this process need not.
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # Its own database connections show as the harness's in pg_stat_activity, not the site's.
+    os.environ.setdefault("DB_APPLICATION_NAME", "rummy-loadtest")
     import django
 
     django.setup()
