@@ -24,6 +24,7 @@ from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
 from wallet.money import money
 
 LEDGER = "wallet.view_entry"
+NOT_OVER = [TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING]
 
 
 def search(text: str) -> QuerySet[User]:
@@ -68,6 +69,17 @@ def _entry_row(entry: Entry) -> dict[str, Any]:
     }
 
 
+def open_seats(user: User) -> QuerySet[Seat]:
+    """Every seat the player has not left at a table that is not over (waiting, starting or
+    playing): while a game runs a seat is "in" or "eliminated", before it "seated"."""
+    return (
+        Seat.objects.filter(user=user, left_at__isnull=True, table__status__in=NOT_OVER)
+        .exclude(status=SeatStatus.LEFT)
+        .select_related("table__template")
+        .order_by("-joined_at", "-id")
+    )
+
+
 def staff_actions_on(user: User) -> QuerySet[AuditLog]:
     """Actions on the player, their withdrawals, and the tables they sat at (a cancel, a void)."""
     tables = [f"table:{pk}" for pk in Seat.objects.filter(user=user).values_list("table_id", flat=True)]
@@ -82,9 +94,7 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
     context: dict[str, Any] = {
         "player": user,
         "q": request.GET.get("q", ""),
-        "seats": Seat.objects.filter(user=user, status=SeatStatus.SEATED)
-        .exclude(table__status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
-        .select_related("table__template"),
+        "seats": open_seats(user),
         "games": DealHand.objects.filter(user=user, deal__finished_at__isnull=False)
         .select_related("deal__table__template")
         .order_by("-deal__finished_at")[:15],

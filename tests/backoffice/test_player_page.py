@@ -1,0 +1,71 @@
+"""The player page: where the player sits now (every open seat at a table that is not over,
+its state in words, a link to the table), and the games they played."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Seat, SeatStatus, Table, TableStatus
+from tests.backoffice.support import _fast_passwords, seed  # noqa: F401
+from tests.backoffice.test_staff_roles import live_deal
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    return seed(monkeypatch)
+
+
+@pytest.fixture
+def support(client):
+    member = make_user("helper", staff=True, role="support")
+    client.force_login(member)
+    return member
+
+
+def open_seats(page: str) -> str:
+    """The "Open seats" section of a player page."""
+    start = page.index("<h2>Open seats</h2>")
+    return page[start : page.index("<h2>", start + 1)]
+
+
+def test_a_player_at_a_running_game_is_listed_with_their_seat_in_words_and_a_link(seeded, client, support):
+    table = live_deal(seeded)
+    alice = seeded.users["alice"]
+    assert Seat.objects.get(table=table, user=alice).status == SeatStatus.IN, "the game runs: her seat is in"
+    seats = open_seats(client.get(reverse("backoffice:player", args=[alice.pk])).content.decode())
+    assert "Not seated anywhere" not in seats
+    assert f'href="{reverse("admin:games_table_change", args=[table.pk])}"' in seats
+    assert "101 Pool" in seats, "the variant in words"
+    assert "Playing" in seats, "her seat's state in words, not the code"
+    assert ">in<" not in seats
+
+
+def test_an_eliminated_player_is_listed_while_the_game_runs_and_a_left_seat_or_a_game_over_is_not(
+    seeded, client, support
+):
+    table = live_deal(seeded)
+    alice, bob = seeded.users["alice"], seeded.users["bob"]
+    Seat.objects.filter(table=table, user=bob).update(status=SeatStatus.ELIMINATED)
+    seats = open_seats(client.get(reverse("backoffice:player", args=[bob.pk])).content.decode())
+    assert "Eliminated" in seats
+    assert f'href="{reverse("admin:games_table_change", args=[table.pk])}"' in seats
+    Seat.objects.filter(table=table, user=bob).update(status=SeatStatus.LEFT)
+    seats = open_seats(client.get(reverse("backoffice:player", args=[bob.pk])).content.decode())
+    assert "Not seated anywhere" in seats, "a seat left is not open"
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+    seats = open_seats(client.get(reverse("backoffice:player", args=[alice.pk])).content.decode())
+    assert "Not seated anywhere" in seats, "a game over holds no seat"
+
+
+def test_a_seat_at_a_waiting_table_is_listed_as_waiting(seeded, client, support):
+    waiting = seeded.tables["D"]  # alice and bob entered; the game has not started
+    alice = seeded.users["alice"]
+    Seat.objects.create(table=waiting, user=alice)
+    seats = open_seats(client.get(reverse("backoffice:player", args=[alice.pk])).content.decode())
+    assert f'href="{reverse("admin:games_table_change", args=[waiting.pk])}"' in seats
+    assert "Waiting for the next game" in seats
+    assert "Waiting for players" in seats, "the table's state in words too"
