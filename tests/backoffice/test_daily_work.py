@@ -18,7 +18,7 @@ from django.utils import timezone
 from backoffice import actions, reports
 from backoffice.models import AuditAction, AuditLog
 from games import services
-from games.models import Table
+from games.models import TableEvent
 from tests.backoffice.support import DAY1, DAY2, DAY3, EXPECTED, _fast_passwords, deposit, seed  # noqa: F401
 from tests.backoffice.test_staff_roles import live_deal
 from tests.conftest import make_user
@@ -61,10 +61,10 @@ def test_live_tables_show_players_deal_pool_phase_and_what_the_table_waits_for(s
     assert "Ask for a void" in row, "a running game offers the void (R-MONEY-7)"
 
 
-def test_live_tables_a_table_unchanged_past_the_threshold_stands_out(seeded, client, risk):
+def test_live_tables_a_table_without_a_player_action_past_the_threshold_stands_out(seeded, client, risk):
     table = live_deal(seeded)
     long_ago = timezone.now() - dt.timedelta(seconds=settings.STUCK_TABLE_SECONDS + 60)
-    Table.objects.filter(pk=table.pk).update(updated_at=long_ago)
+    TableEvent.objects.filter(table=table).update(created_at=long_ago)
     page = client.get(reverse("backoffice:tables")).content.decode()
     assert '<tr class="stuck">' in page
     assert "1 stuck" in page
