@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -22,22 +18,8 @@ from games.words import word
 from protection.models import KycStatus, Verification
 from wallet.models import Withdrawal
 
-
-def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Anonymous: to the log-in page. Logged in but not staff, or of a role that may not read
-    the reports: 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not (request.user.is_active and request.user.is_staff):
-            raise PermissionDenied("Staff only.")
-        if not request.user.has_perm("backoffice.view_reports"):
-            raise PermissionDenied("Your staff role does not include the reports.")
-        return view(request, *args, **kwargs)
-
-    return wrapper
+#: The reports' pages (the staff API's reports name the same permission).
+REPORTS_PERMISSION = "backoffice.view_reports"
 
 
 @staff_page("accounts.view_user", "games.view_table", "wallet.view_withdrawal", "backoffice.view_reports")
@@ -59,7 +41,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@staff_required
+@staff_page(REPORTS_PERMISSION)
 def index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -68,7 +50,7 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-@staff_required
+@staff_page(REPORTS_PERMISSION)
 def report(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in REPORTS:
         raise Http404("No such report.")

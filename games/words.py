@@ -140,6 +140,9 @@ PROTECTION = {
     "region_changed": "Changed their region",
 }
 
+#: The staff roles (backoffice.roles: the groups of the same names).
+ROLES = {"support": "Support", "cashier": "Cashier", "risk": "Risk", "admin": "Admin"}
+
 _TABLES = {
     "variant": VARIANTS,
     "outcome": OUTCOMES,
@@ -149,6 +152,7 @@ _TABLES = {
     "pile": PILES,
     "currency": CURRENCIES,
     "protection": PROTECTION,
+    "role": ROLES,
 }
 
 
