@@ -17,6 +17,7 @@ from accounts.models import User
 from accounts.regions import name_of
 from accounts.text import csv_cell
 from backoffice.access import staff_page
+from backoffice.audit import naming
 from backoffice.models import AuditLog
 from backoffice.protection import status_of
 from games.models import DealHand, Seat, SeatStatus, TableStatus
@@ -81,11 +82,8 @@ def open_seats(user: User) -> QuerySet[Seat]:
 
 
 def staff_actions_on(user: User) -> QuerySet[AuditLog]:
-    """Actions on the player, their withdrawals, and the tables they sat at (a cancel, a void)."""
-    tables = [f"table:{pk}" for pk in Seat.objects.filter(user=user).values_list("table_id", flat=True)]
-    return AuditLog.objects.filter(
-        Q(target=f"user:{user.pk}") | Q(details__user=user.pk) | Q(target__in=tables)
-    ).select_related("actor")[:50]
+    """The last 50 audit rows naming the player (the audit page lists them all)."""
+    return AuditLog.objects.filter(naming(user)).select_related("actor")[:50]
 
 
 @staff_page("accounts.view_user")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from backoffice import live, players, protection, totp, views, voids, withdrawals
+from backoffice import audit, live, players, protection, totp, views, voids, withdrawals
 
 app_name = "backoffice"
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("identity/", protection.identity_queue, name="identity"),
     path("identity/<int:user_id>/decide/", protection.decide_identity, name="decide_identity"),
     path("protection/", protection.report, name="protection"),
+    path("audit/", audit.audit, name="audit"),
     path("voids/", voids.voids, name="voids"),
     path("voids/request/", voids.request_void, name="request_void"),
     path("voids/<int:request_id>/confirm/", voids.confirm_void, name="confirm_void"),

@@ -143,6 +143,16 @@ PROTECTION = {
 #: The staff roles (backoffice.roles: the groups of the same names).
 ROLES = {"support": "Support", "cashier": "Cashier", "risk": "Risk", "admin": "Admin"}
 
+#: What a staff action was taken on (the audit log's targets: ``journal:42``, ``user:5``).
+TARGETS = {
+    "user": "Player",
+    "accounts.user": "User",
+    "journal": "Journal",
+    "withdrawal": "Withdrawal",
+    "table": "Table",
+    "games.tabletemplate": "Table template",
+}
+
 _TABLES = {
     "variant": VARIANTS,
     "outcome": OUTCOMES,
@@ -153,6 +163,7 @@ _TABLES = {
     "currency": CURRENCIES,
     "protection": PROTECTION,
     "role": ROLES,
+    "target": TARGETS,
 }
 
 
