@@ -7,6 +7,7 @@ withdrawals) shows only to a role that may read the ledger (``wallet.view_entry`
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -20,6 +21,7 @@ from backoffice.access import staff_page
 from backoffice.audit import naming
 from backoffice.models import AuditLog
 from backoffice.protection import status_of
+from backoffice.reversals import REVERSE, notes, waiting_for
 from games.models import DealHand, Seat, SeatStatus, TableStatus
 from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
 from wallet.money import money
@@ -52,9 +54,17 @@ def statement_of(user: User) -> QuerySet[Entry]:
     """Every entry on the player's accounts (wallet, seats, withdrawal holds), newest first."""
     return (
         Entry.objects.filter(account__owner=user)
-        .select_related("journal", "account")
+        .select_related("journal__created_by", "account")
         .order_by("-journal__created_at", "-id")
     )
+
+
+def entry_rows(request: HttpRequest, entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """The statement's lines as staff read them, each with its reversal's note (reason and
+    author) and, for risk staff, whether it may be reversed now."""
+    entries = list(entries)
+    noted = notes((e.journal for e in entries), request.user.has_perm(REVERSE))
+    return [{**_entry_row(e), **noted[e.journal_id]} for e in entries]
 
 
 def _entry_row(entry: Entry) -> dict[str, Any]:
@@ -117,7 +127,7 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
                 for a in accounts
                 if a.kind != AccountKind.USER and a.balance
             ],
-            entries=[_entry_row(e) for e in statement_of(user)[:20]],
+            entries=entry_rows(request, statement_of(user)[:20]),
             deposits=Deposit.objects.filter(user=user).order_by("-created_at")[:10],
             withdrawals=Withdrawal.objects.filter(user=user).order_by("-created_at")[:10],
         )
@@ -149,5 +159,9 @@ def statement(request: HttpRequest, user_id: int) -> HttpResponse:
     return render(
         request,
         "backoffice/statement.html",
-        {"player": user, "entries": [_entry_row(e) for e in statement_of(user)[:2000]]},
+        {
+            "player": user,
+            "entries": entry_rows(request, statement_of(user)[:2000]),
+            "waiting": waiting_for(user),
+        },
     )

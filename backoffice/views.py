@@ -14,6 +14,7 @@ from backoffice.forms import RangeForm
 from backoffice.live import live_tables
 from backoffice.models import VoidRequest
 from backoffice.reports import REPORTS, Report, quick_ranges
+from backoffice.reversals import REVERSE, waiting_for
 from games.words import word
 from protection.models import KycStatus, Verification
 from wallet.models import Withdrawal
@@ -37,6 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "stuck": sum(row.stuck for row in live_tables())
             if request.user.has_perm("games.view_table")
             else 0,
+            "reversals": waiting_for() if request.user.has_perm(REVERSE) else [],
         },
     )
 
