@@ -6,6 +6,7 @@ and each reversal's reason and author on the statement and in the audit log nami
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -14,7 +15,6 @@ from backoffice import actions
 from backoffice.models import AuditAction, AuditLog, ReversalRequest, SecondStaffRequest, VoidRequest
 from tests.backoffice.support import _fast_passwords, deposit, seed  # noqa: F401
 from tests.conftest import make_user
-from wallet import cashier
 from wallet.ledger import balance_of, user_spec
 from wallet.models import Currency, Journal, JournalKind
 from wallet.reconcile import reconcile
@@ -52,7 +52,11 @@ def test_a_risk_member_reverses_a_deposit_from_the_statement_with_a_reason(seede
     page = client.get(reverse_url(erin, charged_back)).content.decode()
     assert "₹30.00" in page, "what the journal moved, the Indian way"
     assert "Reverse it" in page
-    before, journals, audits = balance_of(user_spec(erin.pk)), Journal.objects.count(), AuditLog.objects.count()
+    before, journals, audits = (
+        balance_of(user_spec(erin.pk)),
+        Journal.objects.count(),
+        AuditLog.objects.count(),
+    )
     client.post(reverse_url(erin, charged_back), {"reason": "\u200b "})
     assert (Journal.objects.count(), AuditLog.objects.count()) == (journals, audits), "no reason, nothing"
     done = client.post(reverse_url(erin, charged_back), {"reason": "charged back by the bank"}, follow=True)
@@ -129,7 +133,10 @@ def test_a_withdrawals_tax_and_its_correction_are_never_reversed(alice):
     sam = make_user("sam", staff=True)
     tax = Journal(key="tax_withheld:1:a", kind=JournalKind.TAX_WITHHELD, currency=Currency.INR, meta={})
     correction = Journal(
-        key="withdrawal_returned:3", kind=JournalKind.ADJUSTMENT, currency=Currency.INR, meta={"withdrawal": 3}
+        key="withdrawal_returned:3",
+        kind=JournalKind.ADJUSTMENT,
+        currency=Currency.INR,
+        meta={"withdrawal": 3},
     )
     for journal in (tax, correction):
         assert "a withdrawal's journals go with it" in actions.reversal_refused(journal)
@@ -200,7 +207,12 @@ def test_the_admin_action_keeps_the_four_eyes(seeded, client):
     big = Journal.objects.filter(kind=JournalKind.DEPOSIT).latest("id")
     client.post(
         reverse("admin:wallet_journal_changelist"),
-        {"action": "reverse_journals", "_selected_action": [big.pk], "apply": "reverse_journals", "reason": "x"},
+        {
+            "action": "reverse_journals",
+            "_selected_action": [big.pk],
+            "apply": "reverse_journals",
+            "reason": "x",
+        },
     )
     assert not Journal.objects.filter(reverses=big).exists()
     assert ReversalRequest.objects.filter(journal=big, requested_by=seeded.sam).exists()
@@ -210,4 +222,5 @@ def test_voids_and_reversals_share_one_second_staff_mechanism():
     assert issubclass(VoidRequest, SecondStaffRequest)
     assert issubclass(ReversalRequest, SecondStaffRequest)
     assert VoidRequest.take.__func__ is ReversalRequest.take.__func__
-    assert re.search(r"\bdef take\b", open(actions.__file__).read()) is None
+    source = Path(actions.__file__).read_text()
+    assert re.search(r"\bdef take\b", source) is None, "no second copy of the mechanism"
