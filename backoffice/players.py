@@ -19,10 +19,11 @@ from accounts.regions import name_of
 from accounts.text import csv_cell
 from backoffice.access import staff_page
 from backoffice.audit import naming
+from backoffice.games_played import games_of
 from backoffice.models import AuditLog
 from backoffice.protection import status_of
 from backoffice.reversals import REVERSE, notes, waiting_for
-from games.models import DealHand, Seat, SeatStatus, TableStatus
+from games.models import Seat, SeatStatus, TableStatus
 from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
 from wallet.money import money
 
@@ -103,9 +104,7 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
         "player": user,
         "q": request.GET.get("q", ""),
         "seats": open_seats(user),
-        "games": DealHand.objects.filter(user=user, deal__finished_at__isnull=False)
-        .select_related("deal__table__template")
-        .order_by("-deal__finished_at")[:15],
+        "games": games_of(user),
         "actions": staff_actions_on(user),
         "ledger": request.user.has_perm(LEDGER),
         "region": name_of(user.region),

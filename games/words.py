@@ -55,6 +55,21 @@ OUTCOMES = {
     "in": "Playing",
 }
 
+#: How a game went for a player (the back office's games of a player): a pool game won, split,
+#: lost, left, or still being played; a 21-card table by what they came away with.
+GAME_RESULTS = {
+    "won": "Won the game",
+    "split": "Shared the prize (split)",
+    "lost": "Lost",
+    "left": "Left the game",
+    "eliminated": "Eliminated",
+    "playing": "Still playing",
+    "voided": "Voided by staff: every fee and hold back",
+    "ahead": "Came out ahead",
+    "behind": "Came out behind",
+    "even": "Broke even",
+}
+
 #: A player's standing at the table (games.engine.table.Status) and their seat.
 STATUSES = {
     "seated": "Waiting for the next game",
@@ -156,6 +171,7 @@ TARGETS = {
 _TABLES = {
     "variant": VARIANTS,
     "outcome": OUTCOMES,
+    "result": GAME_RESULTS,
     "status": STATUSES,
     "event": EVENTS,
     "group": GROUP_KINDS,

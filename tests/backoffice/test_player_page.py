@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Seat, SeatStatus, Table, TableStatus
+from games.models import Deal, Seat, SeatStatus, Table, TableStatus
 from tests.backoffice.support import _fast_passwords, seed  # noqa: F401
 from tests.backoffice.test_staff_roles import live_deal
 from tests.conftest import make_user
+from tests.tables.support import Clock, pass_deadline, play_deal, seat_all, template
+from wallet import cashier
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +71,54 @@ def test_a_seat_at_a_waiting_table_is_listed_as_waiting(seeded, client, support)
     assert f'href="{reverse("admin:games_table_change", args=[waiting.pk])}"' in seats
     assert "Waiting for the next game" in seats
     assert "Waiting for players" in seats, "the table's state in words too"
+
+
+def games_section(page: str) -> str:
+    start = page.index("<h2>Recent games</h2>")
+    return page[start : page.index("<h2>", start + 1)]
+
+
+def finished_pool_game(players, **fields):
+    """A 2-seat 101-pool game (entry 25.00, rake 10%): a makes two wrong shows (160 > 101), b wins."""
+    a, b = players[:2]
+    clock = Clock()
+    table = seat_all(template(seats=2, name="101 for two", entry_fee=2500, **fields), [a, b], clock)
+    play_deal(table, [a, b], {a: "wrong"}, clock)
+    pass_deadline(table, clock)
+    play_deal(table, [a, b], {a: "wrong"}, clock)
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    return table
+
+
+def test_recent_games_list_each_game_once_with_its_result_money_and_deal_replays(players, client):
+    client.force_login(make_user("rita", staff=True, role="risk"))
+    table = finished_pool_game(players)
+    a, b = players[:2]
+    won = games_section(client.get(reverse("backoffice:player", args=[b.pk])).content.decode())
+    assert won.count('<tr class="game">') == 1, "one row per game, not one per deal"
+    assert "101 Pool" in won
+    assert "Won the game" in won
+    assert "+₹20.00" in won, "the prize (₹45.00 after rake) less the entry fee"
+    deals = list(Deal.objects.filter(table=table).order_by("number"))
+    assert len(deals) == 2
+    for deal in deals:
+        assert f'href="{reverse("admin:games_deal_change", args=[deal.pk])}"' in won, "each deal's replay"
+    assert f'href="{reverse("admin:games_table_change", args=[table.pk])}"' in won
+    lost = games_section(client.get(reverse("backoffice:player", args=[a.pk])).content.decode())
+    assert "Lost" in lost
+    assert "-₹25.00" in lost
+    assert "Wrong show" in lost, "each deal's outcome in words"
+    for code in ("wrong_show", "pool101", ">won<", "lost_show"):
+        assert code not in lost, code
+        assert code not in won, code
+
+
+def test_recent_games_of_a_practice_game_are_in_chips(players, client):
+    client.force_login(make_user("rita", staff=True, role="risk"))
+    for player in players[:2]:
+        cashier.topup_chips(player)
+    finished_pool_game(players, currency="CHIPS")
+    won = games_section(client.get(reverse("backoffice:player", args=[players[1].pk])).content.decode())
+    assert "+20 chips" in won
+    assert "₹" not in won
