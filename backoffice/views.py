@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from accounts.text import csv_cell
 from backoffice.access import staff_page
+from backoffice.columns import csv_download
 from backoffice.forms import RangeForm
 from backoffice.live import live_tables
 from backoffice.models import VoidRequest
-from backoffice.reports import REPORTS, Report, quick_ranges
+from backoffice.report_form import Report
+from backoffice.reports import REPORTS, quick_ranges
 from backoffice.reversals import REVERSE, waiting_for
 from games.words import word
 from protection.models import KycStatus, Verification
@@ -139,20 +139,7 @@ def shown(column: Any, value: Any) -> Any:
 
 
 def csv_response(result: Report) -> HttpResponse:
-    """The main table as CSV: a header of column keys, the rows, then a ``total`` row. Money in paise."""
+    """The main table as CSV, from the report's own columns, then a ``total`` row."""
     filename = f"{result.slug}_{result.currency}_{result.start}_{result.end}.csv"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerow([c.key for c in result.columns])
-    for row in result.rows:
-        writer.writerow([_csv_value(row.get(c.key, "")) for c in result.columns])
-    total_row = [_csv_value(result.totals.get(c.key, "")) for c in result.columns]
-    total_row[0] = "total"
-    writer.writerow(total_row)
-    return response
-
-
-def _csv_value(value: Any) -> Any:
-    """Dates as ISO text; text cells escaped against formulas; numbers left as numbers."""
-    return value.isoformat() if hasattr(value, "isoformat") else csv_cell(value)
+    currency = "mixed" if result.mixed else result.currency
+    return csv_download(filename, result.columns, result.rows, currency, total=result.totals)

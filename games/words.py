@@ -143,6 +143,14 @@ PILES = {"closed": "closed pile", "open": "open pile"}
 
 CURRENCIES = {"INR": "Rupees", "CHIPS": "Practice chips"}
 
+#: What a stored amount counts, per currency (a download's amounts are integers in hundredths);
+#: "mixed": a table with rupee and chip rows.
+UNITS = {
+    "INR": "paise",
+    "CHIPS": "hundredths of a chip",
+    "mixed": "paise for rupees, hundredths of a chip for chips",
+}
+
 #: Changes to a player's protection (protection.history), as staff read them.
 PROTECTION = {
     "break_taken": "Took a break",
@@ -177,6 +185,7 @@ _TABLES = {
     "group": GROUP_KINDS,
     "pile": PILES,
     "currency": CURRENCIES,
+    "unit": UNITS,
     "protection": PROTECTION,
     "role": ROLES,
     "target": TARGETS,
