@@ -47,7 +47,8 @@ class ReportView(StaffView):
 
     @extend_schema(
         operation_id="staff_report",
-        summary="A report over a date range: rows, totals and breakdowns (money in paise)",
+        summary="A report over a date range: rows, totals and breakdowns (money in hundredths: paise, "
+        "or hundredths of a chip)",
         parameters=[
             OpenApiParameter("report", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(REPORTS)),
             s.ReportQuerySerializer,

@@ -2,7 +2,8 @@
 
 A column is text (a day, a name, a code shown in words), money (hundredths of the table's
 currency: paise for rupees, hundredths of a chip for chips) or a count. The page and the CSV
-read the same columns.
+read the same columns: the CSV's header is each column's label, with the unit of a money column
+("Rake (paise)", "Rake (hundredths of a chip)"), so a download says what its numbers are.
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ def csv_download(
     currency: str,
     total: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
-    """The rows as a CSV attachment: a header of the columns' keys, one line a row, then,
-    given ``total``, a line starting ``total``. Money stays integers in hundredths; dates are
+    """The rows as a CSV attachment: a header of the columns' labels (money with its unit in
+    ``currency``: "INR", "CHIPS", or :data:`MIXED` when the rows carry their own), one line a
+    row, then, given ``total``, a line starting ``total``. Money stays integers in hundredths; dates are
     ISO; text cells are escaped against spreadsheet formulas."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response, lineterminator="\n")
-    writer.writerow([c.key for c in columns])
+    unit = currency if currency in ("INR", "CHIPS") else MIXED
+    writer.writerow([c.header(unit) for c in columns])
     for row in rows:
         writer.writerow([csv_value(row.get(c.key, "")) for c in columns])
     if total is not None:

@@ -6,7 +6,6 @@ withdrawals) shows only to a role that may read the ledger (``wallet.view_entry`
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,9 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import User
 from accounts.regions import name_of
-from accounts.text import csv_cell
 from backoffice.access import staff_page
 from backoffice.audit import naming
+from backoffice.columns import MIXED, MONEY, Column, csv_download
 from backoffice.games_played import games_of
 from backoffice.models import AuditLog
 from backoffice.protection import status_of
@@ -28,6 +27,17 @@ from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
 from wallet.money import money
 
 LEDGER = "wallet.view_entry"
+#: The statement's CSV: every entry, its amount and the balance after it in its account's
+#: currency (paise, or hundredths of a chip), each account's amounts summing to its balance.
+STATEMENT = (
+    Column("at", "When"),
+    Column("journal", "Journal"),
+    Column("kind", "What"),
+    Column("account", "Account"),
+    Column("currency", "Currency"),
+    Column("amount", "Amount", MONEY),
+    Column("balance_after", "Balance after", MONEY),
+)
 NOT_OVER = [TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING]
 
 
@@ -135,26 +145,22 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @staff_page(LEDGER)
 def statement(request: HttpRequest, user_id: int) -> HttpResponse:
-    """The full statement (the last 2,000 entries), or its CSV (every entry, amounts in paise)."""
+    """The full statement (the last 2,000 entries), or its CSV (every entry, amounts in hundredths)."""
     user = get_object_or_404(User, pk=user_id)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="statement_{user.pk}.csv"'
-        writer = csv.writer(response, lineterminator="\n")
-        writer.writerow(["at", "journal", "kind", "account", "currency", "amount", "balance_after"])
-        for entry in statement_of(user).iterator():
-            writer.writerow(
-                [
-                    entry.journal.created_at.isoformat(),
-                    csv_cell(entry.journal.key),
-                    entry.journal.kind,
-                    csv_cell(entry.account.ref),
-                    entry.account.currency,
-                    entry.amount,
-                    entry.balance_after,
-                ]
-            )
-        return response
+        rows = (
+            {
+                "at": entry.journal.created_at,
+                "journal": entry.journal.key,
+                "kind": entry.journal.kind,
+                "account": entry.account.ref,
+                "currency": entry.account.currency,
+                "amount": entry.amount,
+                "balance_after": entry.balance_after,
+            }
+            for entry in statement_of(user).iterator()
+        )
+        return csv_download(f"statement_{user.pk}.csv", STATEMENT, rows, MIXED)
     return render(
         request,
         "backoffice/statement.html",
