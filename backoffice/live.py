@@ -99,7 +99,7 @@ def _waits_for(state: dict[str, Any], names: dict[str, str]) -> str:
         turn = deal.get("turn")
         if isinstance(turn, int) and 0 <= turn < len(seats):
             who = names.get(str(seats[turn].get("player")), "?")
-            return f"a move by {who} ({deal.get('phase', '')})"
+            return f"a move by {who} ({word('deal_phase', deal.get('phase', ''))})"
         return "a move"
     if state.get("phase") == "between" and (state.get("rejoin_open") or state.get("split_offer")):
         return WAITS["decisions"]

@@ -83,6 +83,14 @@ STATUSES = {
     "cancelled": "Cancelled",
 }
 
+#: What a deal waits for in each of its phases (games.engine.deal.Phase).
+DEAL_PHASES = {
+    "play": "draw and discard",
+    "declaring": "grouping after declaring",
+    "show": "showing their groups",
+    "over": "the deal is over",
+}
+
 #: Table events, as the log and the replay name them.
 EVENTS = {
     "auto_drop": "chose auto drop",
@@ -181,6 +189,7 @@ _TABLES = {
     "outcome": OUTCOMES,
     "result": GAME_RESULTS,
     "status": STATUSES,
+    "deal_phase": DEAL_PHASES,
     "event": EVENTS,
     "group": GROUP_KINDS,
     "pile": PILES,

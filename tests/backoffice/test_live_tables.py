@@ -52,6 +52,13 @@ def test_a_live_table_row_links_its_table_and_each_player(seeded, client, suppor
     assert f'<a href="{reverse("backoffice:player", args=[bob.pk])}">bob (Playing)</a>' in row
 
 
+def test_a_live_table_says_what_the_move_waited_for_is_in_words(seeded, client, support):
+    table = live_deal(seeded)
+    row = row_of(client.get(reverse("backoffice:tables")).content.decode(), table)
+    assert "(draw and discard)" in row
+    assert "(play)" not in row, "the deal's phase in words, not its code"
+
+
 def test_a_table_whose_timers_still_move_it_is_stuck_when_no_player_acted(seeded, client, support):
     """Its players are gone: the move timer keeps changing the table (a missed move, the next
     turn), so it was never "unchanged"; it is stuck all the same."""
