@@ -1,10 +1,10 @@
-"""The games a player played, for their back-office page: one per table where a deal of theirs
-finished, newest first, with the variant, the result in words, what they won or lost (from the
-ledger, in the table's currency) and their deals, each to its replay.
+"""The games a player played, for their back-office page: one per table where they sat while a
+deal was dealt, newest first, with the variant, the result in words, what they won or lost (from
+the ledger, in the table's currency) and their deals, each to its replay.
 
-Four queries, whatever the number of games: the tables, the tables' rows, the deals, and the
-player's game money (fees, refunds, prizes, splits and 21-card settlements, reversals counted
-against what they reverse) filed by the table its journal names.
+Five queries, whatever the number of games: the tables by deal and by seat, the tables' rows,
+the deals, and the player's game money (fees, refunds, prizes, splits and 21-card settlements,
+reversals counted against what they reverse) filed by the table its journal names.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Max, Q
+from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models.functions import Coalesce
 
 from backoffice.reports import table_id_of
-from games.models import DealHand, Table, TableStatus
+from games.models import Deal, DealHand, Seat, Table, TableStatus
 from wallet.models import Entry, JournalKind
 from wallet.money import money
 
@@ -34,7 +35,7 @@ GAME_MONEY = (
 
 
 @dataclass
-class Deal:
+class DealPlayed:
     pk: int
     number: int
     outcome: str
@@ -43,13 +44,13 @@ class Deal:
 @dataclass
 class GamePlayed:
     table: Table
-    last_deal_at: datetime
+    when: datetime
     deals_played: int
     result: str
     """How it went: a code of ``games.words.GAME_RESULTS`` ("won", "split", "ahead", ...)."""
     net: int = 0
     """What the player won (positive) or lost, in hundredths of the table's currency."""
-    deals: list[Deal] = field(default_factory=list)
+    deals: list[DealPlayed] = field(default_factory=list)
 
     @property
     def won_or_lost(self) -> str:
@@ -79,26 +80,37 @@ def result_of(table: Table, player: str, net: int) -> str:
 
 
 def games_of(user: Any, limit: int = 15, deals_shown: int = 8) -> list[GamePlayed]:
-    """The player's last ``limit`` games, newest first (the last ``deals_shown`` deals of each)."""
+    """The player's last ``limit`` games, newest first (the last ``deals_shown`` deals of each):
+    the tables where they sat while a deal was dealt, when by their last finished deal there or
+    by when they left (a game voided in its first deal has no finished deal)."""
     hands = DealHand.objects.filter(user=user, deal__finished_at__isnull=False)
-    recent = list(
+    by_deal = dict(
         hands.values("deal__table_id")
-        .annotate(last=Max("deal__finished_at"), played=Count("id"))
-        .order_by("-last", "-deal__table_id")[:limit]
+        .annotate(last=Max("deal__finished_at"))
+        .order_by("-last")
+        .values_list("deal__table_id", "last")[:limit]
     )
-    tables = Table.objects.select_related("template").in_bulk([row["deal__table_id"] for row in recent])
-    games = {
-        row["deal__table_id"]: GamePlayed(tables[row["deal__table_id"]], row["last"], row["played"], "")
-        for row in recent
-    }
+    dealt = Deal.objects.filter(table_id=OuterRef("table_id"))
+    by_seat = dict(
+        Seat.objects.filter(Exists(dealt), user=user)
+        .values("table_id")
+        .annotate(last=Max(Coalesce("left_at", "joined_at")))
+        .order_by("-last")
+        .values_list("table_id", "last")[:limit]
+    )
+    when = {pk: max(t for t in (by_deal.get(pk), by_seat.get(pk)) if t) for pk in {*by_deal, *by_seat}}
+    recent = sorted(when, key=lambda pk: (when[pk], pk), reverse=True)[:limit]
+    tables = Table.objects.select_related("template").in_bulk(recent)
+    games = {pk: GamePlayed(tables[pk], when[pk], 0, "") for pk in recent}
     for table_id, pk, number, outcome in (
-        hands.filter(deal__table_id__in=list(games))
+        hands.filter(deal__table_id__in=recent)
         .order_by("deal__table_id", "-deal__number")
         .values_list("deal__table_id", "deal_id", "deal__number", "outcome")
     ):
+        games[table_id].deals_played += 1
         if len(games[table_id].deals) < deals_shown:
-            games[table_id].deals.append(Deal(pk, number, outcome))
-    for table_id, amount in _game_money(user, list(games)):
+            games[table_id].deals.append(DealPlayed(pk, number, outcome))
+    for table_id, amount in _game_money(user, recent):
         games[table_id].net += amount
     for game in games.values():
         game.result = result_of(game.table, str(user.pk), game.net)

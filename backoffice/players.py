@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts.models import User
 from accounts.regions import name_of
 from backoffice.access import staff_page
-from backoffice.audit import naming
+from backoffice.audit import described, naming
 from backoffice.columns import MIXED, MONEY, Column, csv_download
 from backoffice.games_played import games_of
 from backoffice.models import AuditLog
@@ -102,9 +102,9 @@ def open_seats(user: User) -> QuerySet[Seat]:
     )
 
 
-def staff_actions_on(user: User) -> QuerySet[AuditLog]:
-    """The last 50 audit rows naming the player (the audit page lists them all)."""
-    return AuditLog.objects.filter(naming(user)).select_related("actor")[:50]
+def staff_actions_on(user: User) -> list[dict[str, Any]]:
+    """The last 50 audit rows naming the player, in words (the audit page lists them all)."""
+    return described(list(AuditLog.objects.filter(naming(user)).select_related("actor")[:50]))
 
 
 @staff_page("accounts.view_user")

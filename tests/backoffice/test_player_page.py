@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from backoffice import actions
 from games.models import Deal, Seat, SeatStatus, Table, TableStatus
 from tests.backoffice.support import _fast_passwords, seed  # noqa: F401
 from tests.backoffice.test_staff_roles import live_deal
@@ -122,3 +123,24 @@ def test_recent_games_of_a_practice_game_are_in_chips(players, client):
     won = games_section(client.get(reverse("backoffice:player", args=[players[1].pk])).content.decode())
     assert "+20 chips" in won
     assert "₹" not in won
+
+
+def test_a_game_voided_in_its_first_deal_is_listed_as_voided_with_every_fee_back__R_MONEY_7(players, client):
+    rita, ravi = make_user("rita", staff=True, role="risk"), make_user("ravi", staff=True, role="risk")
+    a, b = players[:2]
+    table = seat_all(template(seats=2, name="101 for two", entry_fee=2500), [a, b], Clock())
+    assert table.status == TableStatus.PLAYING
+    actions.confirm_void(actions.request_void(table.pk, "the server lost the deal", rita).pk, "seen", ravi)
+    client.force_login(rita)
+    games = games_section(client.get(reverse("backoffice:player", args=[a.pk])).content.decode())
+    assert games.count('<tr class="game">') == 1, "a game, though no deal of it finished"
+    assert "Voided by staff: every fee and hold back" in games
+    assert "₹0.00" in games, "the entry fee paid and given back"
+    assert "no deal finished" in games
+    page = client.get(reverse("backoffice:player", args=[a.pk])).content.decode()
+    staff_actions = page[page.index("<h2>Staff actions on this player</h2>") :]
+    assert (
+        f'<a href="{reverse("admin:games_table_change", args=[table.pk])}">Table {table.pk}</a>'
+        in staff_actions
+    )
+    assert f"table:{table.pk}" not in staff_actions, "what was acted on, in words"
