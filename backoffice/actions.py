@@ -134,6 +134,7 @@ def reverse_journal(
                 reason,
                 journal=journal.key,
                 amount=money.amount,
+                currency=journal.currency,
                 request=request.pk,
                 user=named,
                 players=owners,

@@ -17,6 +17,8 @@ from backoffice.access import staff_page
 from backoffice.models import AuditAction, AuditLog
 from games.models import Seat
 from games.words import plain, word
+from wallet.models import Currency
+from wallet.money import money
 
 PER_PAGE = 50
 
@@ -31,6 +33,8 @@ PAGES = {
 }
 #: Details naming a user by id, shown by name.
 USER_DETAILS = ("user", "requested_by")
+#: Details that say nothing more in words than the row already does.
+HIDDEN_DETAILS = ("currency",)
 
 
 def naming(user: Any) -> Q:
@@ -85,13 +89,17 @@ def target_of(target: str, names: dict[int, str]) -> tuple[str, str]:
 
 
 def details_of(details: dict[str, Any], names: dict[int, str]) -> list[tuple[str, str]]:
-    """The details as (what, value) in words: users by name, lists joined."""
+    """The details as (what, value) in words: users by name, an amount as money (in the
+    currency the row names, else rupees: withdrawals are), lists joined; row ids left out."""
     shown = []
-    for key, value in (details or {}).items():
-        if value in (None, "", [], {}):
+    details = details or {}
+    for key, value in details.items():
+        if value in (None, "", [], {}) or key in HIDDEN_DETAILS or key.endswith("_id"):
             continue
         if key in USER_DETAILS and isinstance(value, int):
             value = names.get(value, value)
+        elif key == "amount" and isinstance(value, int):
+            value = money(value, str(details.get("currency") or Currency.INR))
         elif isinstance(value, list):
             value = ", ".join(str(names.get(v, v)) if key == "players" else str(v) for v in value)
         shown.append((plain(key), str(value)))

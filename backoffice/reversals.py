@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -134,8 +135,10 @@ def reverse_entry(request: HttpRequest, user_id: int, journal_id: int) -> HttpRe
 
 def waiting_for(user: User | None = None) -> list[ReversalRequest]:
     """The reversals waiting for a second staff member (of one player's statement, or all)."""
-    found = ReversalRequest.objects.filter(confirmed_at__isnull=True).select_related(
-        "journal", "requested_by", "player"
+    found = (
+        ReversalRequest.objects.filter(confirmed_at__isnull=True)
+        .select_related("journal", "requested_by", "player")
+        .annotate(amount=Sum("journal__transfers__amount"))
     )
     if user is not None:
         found = found.filter(player=user)

@@ -168,6 +168,9 @@ def test_above_the_cashiers_line_a_reversal_waits_for_a_second_staff_member(seed
     assert not Journal.objects.filter(reverses=big).exists()
     home = client.get(reverse("backoffice:home")).content.decode()
     assert f'href="{reverse_url(dave, big)}"' in home, "the home page lists what waits"
+    assert "₹10,000.01" in home
+    audit = client.get(reverse("backoffice:audit"), {"action": AuditAction.REQUEST_REVERSAL}).content.decode()
+    assert "Amount: ₹10,000.01" in audit, "the audit's amounts as money, not paise"
     client.force_login(ravi)
     page = client.get(reverse_url(dave, big)).content.decode()
     assert "Confirm the reversal" in page
