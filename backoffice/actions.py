@@ -123,36 +123,23 @@ def reverse_journal(
     owners = money.players
     named = player if player is not None else (owners[0] if len(owners) == 1 else None)
     with transaction.atomic():
-        if Journal.objects.filter(reverses=journal).exists():
-            raise WalletError(Code.ALREADY_REVERSED, f"Journal {journal.key} was already reversed.")
-        if needs_second_staff(journal, money.amount):
-            request = ReversalRequest.ask(by_user, reason, journal=journal, player_id=named)
-            record(
-                by_user,
-                AuditAction.REQUEST_REVERSAL,
-                f"journal:{journal.pk}",
-                reason,
-                journal=journal.key,
-                amount=money.amount,
-                currency=journal.currency,
-                request=request.pk,
-                user=named,
-                players=owners,
-            )
-            return request
-        reversal = ledger.reverse(journal, reason, by_user)
+        _not_reversed(journal)
+        if not needs_second_staff(journal, money.amount):
+            return _reverse(journal, reason, by_user, reason, user=named, players=owners)
+        request = ReversalRequest.ask(by_user, reason, journal=journal, player_id=named)
         record(
             by_user,
-            AuditAction.REVERSE_JOURNAL,
+            AuditAction.REQUEST_REVERSAL,
             f"journal:{journal.pk}",
             reason,
             journal=journal.key,
-            reversal=reversal.key,
-            reversal_id=reversal.pk,
+            amount=money.amount,
+            currency=journal.currency,
+            request=request.pk,
             user=named,
             players=owners,
         )
-    return reversal
+    return request
 
 
 def confirm_reversal(request_id: int, reason: str, by_user: Any) -> Journal:
@@ -162,23 +149,39 @@ def confirm_reversal(request_id: int, reason: str, by_user: Any) -> Journal:
     with transaction.atomic():
         request = ReversalRequest.take(request_id, by_user)
         journal = request.journal
-        if Journal.objects.filter(reverses=journal).exists():
-            raise WalletError(Code.ALREADY_REVERSED, f"Journal {journal.key} was already reversed.")
-        reversal = ledger.reverse(journal, request.reason, by_user)
-        record(
+        _not_reversed(journal)
+        return _reverse(
+            journal,
+            request.reason,
             by_user,
-            AuditAction.REVERSE_JOURNAL,
-            f"journal:{journal.pk}",
             reason,
-            journal=journal.key,
-            reversal=reversal.key,
-            reversal_id=reversal.pk,
             user=request.player_id,
             players=moved(journal).players,
             request=request.pk,
             requested_by=request.requested_by_id,
             requested_reason=request.reason,
         )
+
+
+def _not_reversed(journal: Journal) -> None:
+    if Journal.objects.filter(reverses=journal).exists():
+        raise WalletError(Code.ALREADY_REVERSED, f"Journal {journal.key} was already reversed.")
+
+
+def _reverse(journal: Journal, why: str, by_user: Any, reason: str, **details: Any) -> Journal:
+    """Post the ledger's correction of ``journal`` (``why`` kept in its meta) and its audit row
+    (``reason``, the member's own), inside the caller's transaction."""
+    reversal = ledger.reverse(journal, why, by_user)
+    record(
+        by_user,
+        AuditAction.REVERSE_JOURNAL,
+        f"journal:{journal.pk}",
+        reason,
+        journal=journal.key,
+        reversal=reversal.key,
+        reversal_id=reversal.pk,
+        **details,
+    )
     return reversal
 
 

@@ -17,11 +17,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    return seed(monkeypatch)
-
-
-@pytest.fixture
 def risk(client):
     member = make_user("rita", staff=True, role="risk")
     client.force_login(member)

@@ -20,11 +20,6 @@ pytestmark = pytest.mark.django_db
 BOTH = "paise for rupees, hundredths of a chip for chips"
 
 
-@pytest.fixture
-def seeded(monkeypatch):
-    return seed(monkeypatch)
-
-
 def download(client, url: str, **query) -> list[list[str]]:
     response = client.get(url, {"format": "csv", **query})
     assert response.status_code == 200

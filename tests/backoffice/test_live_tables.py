@@ -17,21 +17,8 @@ from games import services
 from games.models import Table, TableEvent
 from tests.backoffice.support import _fast_passwords, play_a_deal, seed  # noqa: F401
 from tests.backoffice.test_staff_roles import live_deal
-from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def seeded(monkeypatch):
-    return seed(monkeypatch)
-
-
-@pytest.fixture
-def support(client):
-    member = make_user("helper", staff=True, role="support")
-    client.force_login(member)
-    return member
 
 
 def row_of(page: str, table: Table) -> str:

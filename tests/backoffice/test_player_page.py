@@ -17,18 +17,6 @@ from wallet import cashier
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def seeded(monkeypatch):
-    return seed(monkeypatch)
-
-
-@pytest.fixture
-def support(client):
-    member = make_user("helper", staff=True, role="support")
-    client.force_login(member)
-    return member
-
-
 def open_seats(page: str) -> str:
     """The "Open seats" section of a player page."""
     start = page.index("<h2>Open seats</h2>")

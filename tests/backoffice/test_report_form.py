@@ -65,7 +65,7 @@ def test_a_new_report_is_its_columns_and_one_query_and_the_rest_is_derived(monke
 def test_every_report_is_declared_in_the_one_form():
     assert set(reports.REPORTS) == {"takings", "rake", "payouts", "cashflow", "held", "activity", "reconcile"}
     for slug, (_, run) in reports.REPORTS.items():
-        declared = run.__self__  # type: ignore[attr-defined]
+        declared = run.__self__
         assert isinstance(declared, Declared), slug
         assert declared.slug == slug
         assert all(isinstance(column, Column) for column in declared.columns), slug

@@ -25,11 +25,6 @@ LINE = 10_000_00  # WALLET_SECOND_APPROVAL_OVER's default: ₹10,000
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    return seed(monkeypatch)
-
-
-@pytest.fixture
 def risk():
     return make_user("rita", staff=True, role="risk"), make_user("ravi", staff=True, role="risk")
 
