@@ -125,6 +125,11 @@ def reverse_journal(
     with transaction.atomic():
         _not_reversed(journal)
         if not needs_second_staff(journal, money.amount):
+            # A request asked under a lower line waits for its second member, whatever the line now.
+            if ReversalRequest.objects.filter(journal=journal, confirmed_at__isnull=True).exists():
+                raise GameError(
+                    "already_requested", "A reversal of this journal is already waiting for confirmation."
+                )
             return _reverse(journal, reason, by_user, reason, user=named, players=owners)
         request = ReversalRequest.ask(by_user, reason, journal=journal, player_id=named)
         record(

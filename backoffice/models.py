@@ -94,11 +94,16 @@ class SecondStaffRequest(models.Model):
     @classmethod
     def ask(cls, by_user: Any, reason: str, **target: Any) -> Self:
         """The first pair of eyes: a request for ``target`` (one waiting at a time)."""
+        cls.none_waiting(**target)
+        return cls._default_manager.create(requested_by=by_user, reason=reason, **target)
+
+    @classmethod
+    def none_waiting(cls, **target: Any) -> None:
+        """Refuse while a request for ``target`` waits for its second member."""
         if cls._default_manager.filter(confirmed_at__isnull=True, **target).exists():
             raise GameError(
                 "already_requested", f"A {cls.what} of this {cls.of} is already waiting for confirmation."
             )
-        return cls._default_manager.create(requested_by=by_user, reason=reason, **target)
 
     @classmethod
     def take(cls, request_id: int, by_user: Any) -> Self:

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from backoffice import actions
 from backoffice.models import AuditAction, AuditLog, ReversalRequest, SecondStaffRequest, VoidRequest
+from games.errors import GameError
 from tests.backoffice.support import _fast_passwords, deposit, seed  # noqa: F401
 from tests.conftest import make_user
 from wallet.ledger import balance_of, user_spec
@@ -222,3 +223,16 @@ def test_voids_and_reversals_share_one_second_staff_mechanism():
     assert VoidRequest.take.__func__ is ReversalRequest.take.__func__
     source = Path(actions.__file__).read_text()
     assert re.search(r"\bdef take\b", source) is None, "no second copy of the mechanism"
+
+
+def test_a_request_waiting_is_not_bypassed_when_the_line_is_raised(seeded, settings, risk):
+    rita, ravi = risk
+    erin = seeded.users["erin"]
+    deposit(erin, LINE + 1)
+    big = Journal.objects.filter(kind=JournalKind.DEPOSIT).latest("id")
+    actions.reverse_journal(big, "card reported stolen", rita)
+    settings.WALLET_SECOND_APPROVAL_OVER = 10 * LINE
+    with pytest.raises(GameError) as waiting:
+        actions.reverse_journal(big, "no need for two now", ravi)
+    assert waiting.value.code == "already_requested"
+    assert not Journal.objects.filter(reverses=big).exists()
