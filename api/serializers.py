@@ -383,6 +383,13 @@ class JournalSerializer(Serializer):
     transfers = JournalTransferSerializer(many=True)
 
 
+class ReversalRequestSerializer(Serializer):
+    request = serializers.IntegerField(help_text="The reversal request waiting for a second staff member.")
+    journal = serializers.IntegerField()
+    status = serializers.CharField(help_text='"waiting": nothing has moved yet.')
+    message = serializers.CharField()
+
+
 class CancelledTableSerializer(Serializer):
     table = serializers.IntegerField()
     status = serializers.CharField()

@@ -28,6 +28,7 @@ from api.views import (
     wallet_of,
 )
 from backoffice import actions
+from backoffice.models import ReversalRequest
 from backoffice.reports import REPORTS
 from games.models import Table
 from wallet.models import Journal, Withdrawal
@@ -46,7 +47,8 @@ class ReportView(StaffView):
 
     @extend_schema(
         operation_id="staff_report",
-        summary="A report over a date range: rows, totals and breakdowns (money in paise)",
+        summary="A report over a date range: rows, totals and breakdowns (money in hundredths: paise, "
+        "or hundredths of a chip)",
         parameters=[
             OpenApiParameter("report", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(REPORTS)),
             s.ReportQuerySerializer,
@@ -180,15 +182,28 @@ class ReverseJournalView(StaffView):
 
     @extend_schema(
         operation_id="staff_journal_reverse",
-        summary="Correct a journal with a new journal moving its money back (audited)",
+        summary="Correct a journal with a new journal moving its money back (audited); above the "
+        "four-eyes line (WALLET_SECOND_APPROVAL_OVER) a request a second staff member confirms",
         request=s.ReasonSerializer,
-        responses={201: s.JournalSerializer, **staff_errors(400, 404, 409)},
+        responses={
+            201: s.JournalSerializer,
+            202: s.ReversalRequestSerializer,
+            **staff_errors(400, 404, 409),
+        },
         tags=["staff"],
     )
     def post(self, request: Request, pk: int) -> Response:
         reason = _reason(request)
         journal = get_object_or_404(Journal, pk=pk)
         reversal = actions.reverse_journal(journal, reason, request.user)
+        if isinstance(reversal, ReversalRequest):
+            waiting = {
+                "request": reversal.pk,
+                "journal": journal.pk,
+                "status": "waiting",
+                "message": "A second staff member confirms it in the back office before anything moves.",
+            }
+            return Response(s.ReversalRequestSerializer(waiting).data, status=202)
         return Response(
             s.JournalSerializer(journal_data(Journal.objects.get(pk=reversal.pk))).data, status=201
         )

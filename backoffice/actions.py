@@ -7,13 +7,13 @@ leaves no audit row. Every action needs a staff user and a reason.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.text import visible
-from backoffice.models import AuditAction, AuditLog, VoidRequest
+from backoffice.models import AuditAction, AuditLog, ReversalRequest, VoidRequest
 from games import services
 from games.errors import GameError
 from games.models import Table
@@ -21,13 +21,12 @@ from protection import kyc
 from protection.models import Verification
 from wallet import cashier, ledger
 from wallet.errors import Code, WalletError
-from wallet.models import Journal, JournalKind, Withdrawal
+from wallet.models import Currency, Journal, JournalKind, Withdrawal
 
-#: Journals no staff member may reverse. Pool money: reversing an entry or rejoin fee refunds
-#: a fee, reversing a prize, split or rake skips the rake (R-MONEY-5; before the start,
-#: cancel the table; after it, only the void of R-MONEY-7). Withdrawals: a paid one is
-#: corrected by a compensating entry (``correct_withdrawal``), its hold is never reversed.
-NOT_REVERSIBLE = frozenset(
+#: Pool money no staff member may reverse: reversing an entry or rejoin fee refunds a fee,
+#: reversing a prize, split or rake skips the rake (R-MONEY-5; before the start, cancel the
+#: table; after it, only the void of R-MONEY-7 gives fees back).
+POOL_MONEY = frozenset(
     {
         JournalKind.ENTRY_FEE,
         JournalKind.REJOIN_FEE,
@@ -35,11 +34,59 @@ NOT_REVERSIBLE = frozenset(
         JournalKind.SPLIT,
         JournalKind.RAKE,
         JournalKind.REFUND,
+    }
+)
+#: A withdrawal's journals, which go with it (the reconciliation checks its status against
+#: them): its hold, payout or release, its tax withheld or given back. A paid withdrawal that
+#: comes back is corrected by a compensating entry (``correct_withdrawal``), itself never reversed.
+WITHDRAWAL_MONEY = frozenset(
+    {
         JournalKind.WITHDRAWAL_HOLD,
         JournalKind.WITHDRAWAL_PAID,
         JournalKind.WITHDRAWAL_RELEASED,
+        JournalKind.TAX_WITHHELD,
+        JournalKind.TAX_RETURNED,
     }
 )
+NOT_REVERSIBLE = POOL_MONEY | WITHDRAWAL_MONEY
+
+
+def reversal_refused(journal: Journal) -> str:
+    """Why staff may not reverse ``journal``, in words; "" when they may."""
+    kind = journal.get_kind_display().lower()
+    if journal.kind == JournalKind.REVERSAL:
+        return "A reversal is not reversed again: post a new correction instead."
+    if journal.kind in POOL_MONEY:
+        return (
+            f"A {kind} journal cannot be reversed: pool money comes back only by cancelling a "
+            "table before its game starts, or by the void of a running game (R-MONEY-5, R-MONEY-7)."
+        )
+    if journal.kind in WITHDRAWAL_MONEY or (journal.meta or {}).get("withdrawal"):
+        return (
+            f"A {kind} journal cannot be reversed: a withdrawal's journals go with it, and a paid "
+            "withdrawal that comes back is corrected with a compensating entry."
+        )
+    return ""
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What a journal moves: the sum of its transfers, and the players whose accounts they touch."""
+
+    amount: int
+    players: list[int]
+
+
+def moved(journal: Journal) -> Moved:
+    legs = list(journal.transfers.values_list("amount", "debit__owner_id", "credit__owner_id"))
+    owners = {owner for _, *ends in legs for owner in ends if owner is not None}
+    return Moved(sum(amount for amount, _, _ in legs), sorted(owners))
+
+
+def needs_second_staff(journal: Journal, amount: int) -> bool:
+    """The cashier's four eyes: a rupee journal moving more than ``WALLET_SECOND_APPROVAL_OVER``
+    is reversed only when a second staff member confirms (chips are not money)."""
+    return journal.currency == Currency.INR and amount > cashier.limit("WALLET_SECOND_APPROVAL_OVER")
 
 
 def _check(by_user: Any, reason: str, permission: str) -> str:
@@ -61,29 +108,85 @@ def record(by_user: Any, action: AuditAction, target: str, reason: str, **detail
     )
 
 
-def reverse_journal(journal: Journal, reason: str, by_user: Any) -> Journal:
-    """Post a journal that moves every transfer of ``journal`` back; one audit row."""
+def reverse_journal(
+    journal: Journal, reason: str, by_user: Any, *, player: int | None = None
+) -> Journal | ReversalRequest:
+    """Correct ``journal`` with a new journal moving every transfer back
+    (``wallet.ledger.reverse``), with one audit row naming the player (``player``, else the one
+    player whose accounts it moved). Above the cashier's four-eyes line it is only asked for: a
+    :class:`ReversalRequest` that a second staff member confirms (:func:`confirm_reversal`)."""
     reason = _check(by_user, reason, "backoffice.reverse_journal")
-    if journal.kind in NOT_REVERSIBLE:
-        raise WalletError(
-            Code.BAD_REQUEST,
-            f"A {journal.get_kind_display().lower()} journal cannot be reversed: pool money comes "
-            "back only by cancelling a table before its game starts, and a withdrawal is "
-            "corrected with a compensating entry.",
-        )
+    refused = reversal_refused(journal)
+    if refused:
+        raise WalletError(Code.BAD_REQUEST, refused)
+    money = moved(journal)
+    owners = money.players
+    named = player if player is not None else (owners[0] if len(owners) == 1 else None)
     with transaction.atomic():
-        if Journal.objects.filter(reverses=journal).exists():
-            raise WalletError(Code.ALREADY_REVERSED, f"Journal {journal.key} was already reversed.")
-        reversal = ledger.reverse(journal, reason, by_user)
+        _not_reversed(journal)
+        if not needs_second_staff(journal, money.amount):
+            # A request asked under a lower line waits for its second member, whatever the line now.
+            if ReversalRequest.objects.filter(journal=journal, confirmed_at__isnull=True).exists():
+                raise GameError(
+                    "already_requested", "A reversal of this journal is already waiting for confirmation."
+                )
+            return _reverse(journal, reason, by_user, reason, user=named, players=owners)
+        request = ReversalRequest.ask(by_user, reason, journal=journal, player_id=named)
         record(
             by_user,
-            AuditAction.REVERSE_JOURNAL,
+            AuditAction.REQUEST_REVERSAL,
             f"journal:{journal.pk}",
             reason,
             journal=journal.key,
-            reversal=reversal.key,
-            reversal_id=reversal.pk,
+            amount=money.amount,
+            currency=journal.currency,
+            request=request.pk,
+            user=named,
+            players=owners,
         )
+    return request
+
+
+def confirm_reversal(request_id: int, reason: str, by_user: Any) -> Journal:
+    """The second pair of eyes on a reversal: a different staff member confirms, and the
+    reversing journal is posted with the first member's reason; one audit row naming both."""
+    reason = _check(by_user, reason, "backoffice.reverse_journal")
+    with transaction.atomic():
+        request = ReversalRequest.take(request_id, by_user)
+        journal = request.journal
+        _not_reversed(journal)
+        return _reverse(
+            journal,
+            request.reason,
+            by_user,
+            reason,
+            user=request.player_id,
+            players=moved(journal).players,
+            request=request.pk,
+            requested_by=request.requested_by_id,
+            requested_reason=request.reason,
+        )
+
+
+def _not_reversed(journal: Journal) -> None:
+    if Journal.objects.filter(reverses=journal).exists():
+        raise WalletError(Code.ALREADY_REVERSED, f"Journal {journal.key} was already reversed.")
+
+
+def _reverse(journal: Journal, why: str, by_user: Any, reason: str, **details: Any) -> Journal:
+    """Post the ledger's correction of ``journal`` (``why`` kept in its meta) and its audit row
+    (``reason``, the member's own), inside the caller's transaction."""
+    reversal = ledger.reverse(journal, why, by_user)
+    record(
+        by_user,
+        AuditAction.REVERSE_JOURNAL,
+        f"journal:{journal.pk}",
+        reason,
+        journal=journal.key,
+        reversal=reversal.key,
+        reversal_id=reversal.pk,
+        **details,
+    )
     return reversal
 
 
@@ -194,9 +297,7 @@ def request_void(table_id: int, reason: str, by_user: Any) -> VoidRequest:
             raise GameError(
                 "not_playing", "Only a game that has started can be voided; cancel a waiting table instead."
             )
-        if VoidRequest.objects.filter(table=table, confirmed_at__isnull=True).exists():
-            raise GameError("already_requested", "A void of this game is already waiting for confirmation.")
-        request = VoidRequest.objects.create(table=table, requested_by=by_user, reason=reason)
+        request = VoidRequest.ask(by_user, reason, table=table)
         record(by_user, AuditAction.REQUEST_VOID, f"table:{table.pk}", reason, request=request.pk)
     return request
 
@@ -207,14 +308,8 @@ def confirm_void(request_id: int, reason: str, by_user: Any) -> Table:
     with the players told the first member's reason."""
     reason = _check(by_user, reason, "backoffice.void_game")
     with transaction.atomic():
-        request = VoidRequest.objects.select_for_update().get(pk=request_id)
-        if request.confirmed_at is not None:
-            raise GameError("already_decided", "This void was already confirmed.")
-        if request.requested_by_id == by_user.pk:
-            raise WalletError(Code.NOT_STAFF, "A void needs a second staff member: you asked for this one.")
+        request = VoidRequest.take(request_id, by_user)
         table = services.void(request.table_id, request.reason)
-        request.confirmed_by, request.confirmed_at = by_user, timezone.now()
-        request.save(update_fields=["confirmed_by", "confirmed_at"])
         record(
             by_user,
             AuditAction.VOID_GAME,

@@ -103,7 +103,10 @@ class JournalAdmin(ReadOnlyMixin, ModelAdmin):
             "Reverse selected journals",
             _reverse,
             permission="backoffice.reverse_journal",
-            warning="Each journal gets a new journal moving its money back. Nothing is edited or deleted.",
+            warning="Each journal gets a new journal moving its money back. Nothing is edited or deleted. "
+            "A rupee journal moving more than the four-eyes line of withdrawals is only asked for: a second "
+            "staff member confirms it on the player's statement in the back office. Pool money and a "
+            "withdrawal's journals are never reversed.",
         )
     ]
 

@@ -2,6 +2,11 @@
 
 Read from the stored state, but only what any player at the table may see (who is seated,
 scores, holds, the pool, whose turn); never a hand, the closed pile or the seed of a deal in play.
+
+A table is *stuck* when no player has acted at it for ``STUCK_TABLE_SECONDS``: a table whose
+players are all gone still changes at every deadline (a missed move, the next turn, a drop for
+missed moves), so "unchanged for so long" would never catch it. The last player action is read
+from the table's event log, in the query that reads the tables.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import DateTimeField, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -18,7 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from backoffice.access import staff_page
 from backoffice.models import VoidRequest
-from games.models import Seat, SeatStatus, Table, TableStatus
+from games.models import Seat, SeatStatus, Table, TableEvent, TableStatus
 from games.words import word
 from wallet.models import Account
 from wallet.money import money
@@ -33,17 +40,54 @@ WAITS = {
 }
 
 
+#: The events a player's own action writes: a move, a drop they chose, a show, a decision, sitting
+#: down, leaving, "I'm back". Not a player's: what a deadline does (a missed move, a show not
+#: sent, a drop for missed moves), the drop at a deal's start of a player on auto drop, and
+#: choosing auto drop, which says the player is away.
+PLAYER_ACTIONS = (
+    "drew",
+    "discarded",
+    "finished",
+    "declared",
+    "shown",
+    "grouping_saved",
+    "joined",
+    "left",
+    "rejoined",
+    "split_accepted",
+    "split_declined",
+    "leaving_after_deal",
+    "staying",
+    "im_back",
+)
+CHOSEN_DROPS = ("first_drop", "middle_drop")
+
+
+def player_action() -> Q:
+    """Table events that are a player's own action (:data:`PLAYER_ACTIONS`, and a drop they chose)."""
+    return Q(type__in=PLAYER_ACTIONS) | Q(type="dropped", data__auto=False, data__outcome__in=CHOSEN_DROPS)
+
+
+def last_player_action() -> Coalesce:
+    """For a table query: when a player last acted at the table (its opening if nobody has).
+    The newest such event by the table's (table, version) index, a subquery of the same query."""
+    newest = TableEvent.objects.filter(player_action(), table=OuterRef("pk")).order_by("-version")
+    return Coalesce(Subquery(newest.values("created_at")[:1], output_field=DateTimeField()), F("created_at"))
+
+
 @dataclass(frozen=True)
 class LiveTable:
     table: Table
     variant: str
-    players: list[str]
+    players: list[tuple[str, int | None]]
+    """Each player in words with their status, and their user id (for their page)."""
     deal_number: int
     money: str
     phase: str
     waits_for: str
     since: datetime
     waited: timedelta
+    last_action: datetime
     stuck: bool
     void_pending: bool
 
@@ -55,7 +99,7 @@ def _waits_for(state: dict[str, Any], names: dict[str, str]) -> str:
         turn = deal.get("turn")
         if isinstance(turn, int) and 0 <= turn < len(seats):
             who = names.get(str(seats[turn].get("player")), "?")
-            return f"a move by {who} ({deal.get('phase', '')})"
+            return f"a move by {who} ({word('deal_phase', deal.get('phase', ''))})"
         return "a move"
     if state.get("phase") == "between" and (state.get("rejoin_open") or state.get("split_offer")):
         return WAITS["decisions"]
@@ -65,13 +109,14 @@ def _waits_for(state: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def live_tables(now: datetime | None = None) -> list[LiveTable]:
-    """Unfinished tables, the longest unchanged first."""
+    """Unfinished tables, the longest without a player's action first."""
     now = now or timezone.now()
     stuck_after = timedelta(seconds=settings.STUCK_TABLE_SECONDS)
     tables = list(
         Table.objects.exclude(status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
         .select_related("template")
-        .order_by("updated_at")[:500]
+        .annotate(last_action=last_player_action())
+        .order_by("last_action", "id")[:500]
     )
     ids = {str(p["name"]) for t in tables for p in t.state.get("players", [])}
     names = {
@@ -80,10 +125,10 @@ def live_tables(now: datetime | None = None) -> list[LiveTable]:
             "pk", "username"
         )
     }
-    seated: dict[int, list[tuple[str, str]]] = {}
+    seated: dict[int, list[tuple[str, str, int]]] = {}
     for seat in Seat.objects.filter(table__in=tables, status=SeatStatus.SEATED).select_related("user"):
-        seated.setdefault(seat.table_id, []).append((seat.seat_ref, seat.user.username))
-    refs = [t.pool_ref for t in tables] + [ref for seats in seated.values() for ref, _ in seats]
+        seated.setdefault(seat.table_id, []).append((seat.seat_ref, seat.user.username, seat.user_id))
+    refs = [t.pool_ref for t in tables] + [ref for seats in seated.values() for ref, _, _ in seats]
     balances: dict[str, int] = {}
     for ref, balance in Account.objects.filter(ref__in=refs).values_list("ref", "balance"):
         balances[ref] = balances.get(ref, 0) + balance
@@ -97,13 +142,20 @@ def live_tables(now: datetime | None = None) -> list[LiveTable]:
         if table.template.variant.startswith("pool"):
             amount = f"pool {money(balances.get(table.pool_ref, 0), currency)}"
         else:
-            held = sum(balances.get(ref, 0) for ref, _ in seated.get(table.pk, []))
+            held = sum(balances.get(ref, 0) for ref, _, _ in seated.get(table.pk, []))
             amount = f"held {money(held, currency)}"
         if players:
-            who = [f"{names.get(str(p['name']), p['name'])} ({word('status', p['status'])})" for p in players]
+            who = [
+                (
+                    f"{names.get(str(p['name']), p['name'])} ({word('status', p['status'])})",
+                    int(p["name"]) if str(p["name"]) in names else None,
+                )
+                for p in players
+            ]
         else:
-            who = [name for _, name in seated.get(table.pk, [])]
+            who = [(name, user_id) for _, name, user_id in seated.get(table.pk, [])]
         waited = now - table.updated_at
+        last_action: datetime = getattr(table, "last_action", table.created_at)
         rows.append(
             LiveTable(
                 table=table,
@@ -115,7 +167,8 @@ def live_tables(now: datetime | None = None) -> list[LiveTable]:
                 waits_for=_waits_for(state, names),
                 since=table.updated_at,
                 waited=waited,
-                stuck=table.status == TableStatus.PLAYING and waited > stuck_after,
+                last_action=last_action,
+                stuck=table.status == TableStatus.PLAYING and now - last_action > stuck_after,
                 void_pending=table.pk in pending,
             )
         )
@@ -134,12 +187,13 @@ def waited_words(waited: timedelta) -> str:
 
 @staff_page("games.view_table")
 def tables(request: HttpRequest) -> HttpResponse:
-    rows = live_tables()
+    now = timezone.now()
+    rows = live_tables(now)
     return render(
         request,
         "backoffice/live.html",
         {
-            "rows": [(row, waited_words(row.waited)) for row in rows],
+            "rows": [(row, waited_words(row.waited), waited_words(now - row.last_action)) for row in rows],
             "stuck": sum(row.stuck for row in rows),
             "stuck_minutes": settings.STUCK_TABLE_SECONDS // 60,
         },

@@ -1,11 +1,16 @@
-"""The audit log: one row per staff action, append-only (database triggers refuse UPDATE and DELETE)."""
+"""The audit log: one row per staff action, append-only (database triggers refuse UPDATE and
+DELETE); and the staff actions that wait for a second staff member (four eyes)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+from games.errors import GameError
+from wallet.errors import Code, WalletError
 
 
 class AuditAction(models.TextChoices):
@@ -25,6 +30,7 @@ class AuditAction(models.TextChoices):
     VOID_GAME = "void_game", "Voided a game (second of two)"
     VERIFY_IDENTITY = "verify_identity", "Verified a player's identity"
     REJECT_IDENTITY = "reject_identity", "Rejected a player's identity check"
+    REQUEST_REVERSAL = "request_reversal", "Asked for the reversal of a journal (first of two)"
 
 
 class AuditLog(models.Model):
@@ -64,18 +70,65 @@ class AuditLog(models.Model):
         raise ValueError("the audit log is append-only: an entry cannot be deleted")
 
 
-class VoidRequest(models.Model):
-    """R-MONEY-7, four eyes: one staff member asks for a running game's void, with a reason;
-    another confirms it, and only then is the game voided (``backoffice.actions``)."""
+class SecondStaffRequest(models.Model):
+    """Four eyes: one staff member asks for an action with a reason; nothing is done until a
+    different member confirms it (:meth:`take`), and then it is done in the same transaction
+    (``backoffice.actions``). Each kind of request names what it acts on."""
 
-    table = models.ForeignKey("games.Table", on_delete=models.PROTECT, related_name="+")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     requested_at = models.DateTimeField(auto_now_add=True)
-    reason = models.TextField(help_text="Why the game cannot go on, as the players will read it.")
+    reason = models.TextField(help_text="Why, in the words of the staff member who asked.")
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    #: What is asked for, in words ("void", "reversal").
+    what = ""
+    #: What it acts on, in words ("game", "journal").
+    of = ""
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def ask(cls, by_user: Any, reason: str, **target: Any) -> Self:
+        """The first pair of eyes: a request for ``target`` (one waiting at a time)."""
+        cls.none_waiting(**target)
+        return cls._default_manager.create(requested_by=by_user, reason=reason, **target)
+
+    @classmethod
+    def none_waiting(cls, **target: Any) -> None:
+        """Refuse while a request for ``target`` waits for its second member."""
+        if cls._default_manager.filter(confirmed_at__isnull=True, **target).exists():
+            raise GameError(
+                "already_requested", f"A {cls.what} of this {cls.of} is already waiting for confirmation."
+            )
+
+    @classmethod
+    def take(cls, request_id: int, by_user: Any) -> Self:
+        """The second pair of eyes: lock the request and mark it confirmed by ``by_user``, who
+        must not be the member who asked; the caller does the action in the same transaction."""
+        request = cls._default_manager.select_for_update().get(pk=request_id)
+        if request.confirmed_at is not None:
+            raise GameError("already_decided", f"This {cls.what} was already confirmed.")
+        if request.requested_by_id == by_user.pk:
+            raise WalletError(
+                Code.NOT_STAFF, f"A {cls.what} needs a second staff member: you asked for this one."
+            )
+        request.confirmed_by, request.confirmed_at = by_user, timezone.now()
+        request.save(update_fields=["confirmed_by", "confirmed_at"])
+        return request
+
+
+class VoidRequest(SecondStaffRequest):
+    """R-MONEY-7, four eyes: one staff member asks for a running game's void, with a reason;
+    another confirms it, and only then is the game voided (``backoffice.actions``)."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField(help_text="Why the game cannot go on, as the players will read it.")
+
+    what, of = "void", "game"
 
     class Meta:
         ordering = ["requested_at", "id"]
@@ -90,3 +143,36 @@ class VoidRequest(models.Model):
     def __str__(self) -> str:
         state = "voided" if self.confirmed_at else "waiting for a second staff member"
         return f"void of table {self.table_id}: {state}"
+
+
+class ReversalRequest(SecondStaffRequest):
+    """The reversal of a journal that moves more than the cashier's four-eyes line
+    (``WALLET_SECOND_APPROVAL_OVER``), asked for by one staff member and posted only when
+    another confirms it (``backoffice.actions.reverse_journal`` / ``confirm_reversal``)."""
+
+    journal = models.ForeignKey("wallet.Journal", on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="The player whose statement it was asked from (named in the audit log).",
+    )
+    reason = models.TextField(help_text="Why, as the reversing journal will keep it.")
+
+    what, of = "reversal", "journal"
+
+    class Meta:
+        ordering = ["requested_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["journal"],
+                condition=models.Q(confirmed_at__isnull=True),
+                name="one_open_reversal_per_journal",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "reversed" if self.confirmed_at else "waiting for a second staff member"
+        return f"reversal of journal {self.journal_id}: {state}"

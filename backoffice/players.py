@@ -6,7 +6,7 @@ withdrawals) shows only to a role that may read the ledger (``wallet.view_entry`
 
 from __future__ import annotations
 
-import csv
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -15,15 +15,30 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import User
 from accounts.regions import name_of
-from accounts.text import csv_cell
 from backoffice.access import staff_page
+from backoffice.audit import described, naming
+from backoffice.columns import MIXED, MONEY, Column, csv_download
+from backoffice.games_played import games_of
 from backoffice.models import AuditLog
 from backoffice.protection import status_of
-from games.models import DealHand, Seat, SeatStatus, TableStatus
+from backoffice.reversals import REVERSE, notes, waiting_for
+from games.models import Seat, SeatStatus, TableStatus
 from wallet.models import Account, AccountKind, Deposit, Entry, Withdrawal
 from wallet.money import money
 
 LEDGER = "wallet.view_entry"
+#: The statement's CSV: every entry, its amount and the balance after it in its account's
+#: currency (paise, or hundredths of a chip), each account's amounts summing to its balance.
+STATEMENT = (
+    Column("at", "When"),
+    Column("journal", "Journal"),
+    Column("kind", "What"),
+    Column("account", "Account"),
+    Column("currency", "Currency"),
+    Column("amount", "Amount", MONEY),
+    Column("balance_after", "Balance after", MONEY),
+)
+NOT_OVER = [TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING]
 
 
 def search(text: str) -> QuerySet[User]:
@@ -50,9 +65,17 @@ def statement_of(user: User) -> QuerySet[Entry]:
     """Every entry on the player's accounts (wallet, seats, withdrawal holds), newest first."""
     return (
         Entry.objects.filter(account__owner=user)
-        .select_related("journal", "account")
+        .select_related("journal__created_by", "account")
         .order_by("-journal__created_at", "-id")
     )
+
+
+def entry_rows(request: HttpRequest, entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """The statement's lines as staff read them, each with its reversal's note (reason and
+    author) and, for risk staff, whether it may be reversed now."""
+    entries = list(entries)
+    noted = notes((e.journal for e in entries), request.user.has_perm(REVERSE))
+    return [{**_entry_row(e), **noted[e.journal_id]} for e in entries]
 
 
 def _entry_row(entry: Entry) -> dict[str, Any]:
@@ -68,12 +91,20 @@ def _entry_row(entry: Entry) -> dict[str, Any]:
     }
 
 
-def staff_actions_on(user: User) -> QuerySet[AuditLog]:
-    """Actions on the player, their withdrawals, and the tables they sat at (a cancel, a void)."""
-    tables = [f"table:{pk}" for pk in Seat.objects.filter(user=user).values_list("table_id", flat=True)]
-    return AuditLog.objects.filter(
-        Q(target=f"user:{user.pk}") | Q(details__user=user.pk) | Q(target__in=tables)
-    ).select_related("actor")[:50]
+def open_seats(user: User) -> QuerySet[Seat]:
+    """Every seat the player has not left at a table that is not over (waiting, starting or
+    playing): while a game runs a seat is "in" or "eliminated", before it "seated"."""
+    return (
+        Seat.objects.filter(user=user, left_at__isnull=True, table__status__in=NOT_OVER)
+        .exclude(status=SeatStatus.LEFT)
+        .select_related("table__template")
+        .order_by("-joined_at", "-id")
+    )
+
+
+def staff_actions_on(user: User) -> list[dict[str, Any]]:
+    """The last 50 audit rows naming the player, in words (the audit page lists them all)."""
+    return described(list(AuditLog.objects.filter(naming(user)).select_related("actor")[:50]))
 
 
 @staff_page("accounts.view_user")
@@ -82,12 +113,8 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
     context: dict[str, Any] = {
         "player": user,
         "q": request.GET.get("q", ""),
-        "seats": Seat.objects.filter(user=user, status=SeatStatus.SEATED)
-        .exclude(table__status__in=[TableStatus.FINISHED, TableStatus.CANCELLED])
-        .select_related("table__template"),
-        "games": DealHand.objects.filter(user=user, deal__finished_at__isnull=False)
-        .select_related("deal__table__template")
-        .order_by("-deal__finished_at")[:15],
+        "seats": open_seats(user),
+        "games": games_of(user),
         "actions": staff_actions_on(user),
         "ledger": request.user.has_perm(LEDGER),
         "region": name_of(user.region),
@@ -109,7 +136,7 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
                 for a in accounts
                 if a.kind != AccountKind.USER and a.balance
             ],
-            entries=[_entry_row(e) for e in statement_of(user)[:20]],
+            entries=entry_rows(request, statement_of(user)[:20]),
             deposits=Deposit.objects.filter(user=user).order_by("-created_at")[:10],
             withdrawals=Withdrawal.objects.filter(user=user).order_by("-created_at")[:10],
         )
@@ -118,28 +145,28 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @staff_page(LEDGER)
 def statement(request: HttpRequest, user_id: int) -> HttpResponse:
-    """The full statement (the last 2,000 entries), or its CSV (every entry, amounts in paise)."""
+    """The full statement (the last 2,000 entries), or its CSV (every entry, amounts in hundredths)."""
     user = get_object_or_404(User, pk=user_id)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="statement_{user.pk}.csv"'
-        writer = csv.writer(response, lineterminator="\n")
-        writer.writerow(["at", "journal", "kind", "account", "currency", "amount", "balance_after"])
-        for entry in statement_of(user).iterator():
-            writer.writerow(
-                [
-                    entry.journal.created_at.isoformat(),
-                    csv_cell(entry.journal.key),
-                    entry.journal.kind,
-                    csv_cell(entry.account.ref),
-                    entry.account.currency,
-                    entry.amount,
-                    entry.balance_after,
-                ]
-            )
-        return response
+        rows = (
+            {
+                "at": entry.journal.created_at,
+                "journal": entry.journal.key,
+                "kind": entry.journal.kind,
+                "account": entry.account.ref,
+                "currency": entry.account.currency,
+                "amount": entry.amount,
+                "balance_after": entry.balance_after,
+            }
+            for entry in statement_of(user).iterator()
+        )
+        return csv_download(f"statement_{user.pk}.csv", STATEMENT, rows, MIXED)
     return render(
         request,
         "backoffice/statement.html",
-        {"player": user, "entries": [_entry_row(e) for e in statement_of(user)[:2000]]},
+        {
+            "player": user,
+            "entries": entry_rows(request, statement_of(user)[:2000]),
+            "waiting": waiting_for(user),
+        },
     )

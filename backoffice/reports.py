@@ -1,21 +1,18 @@
-"""The staff reports: each a function of a date range (and a currency) returning a :class:`Report`.
+"""The staff reports, each declared in one form (:mod:`backoffice.report_form`): its columns,
+one query, its chart, breakdowns and notes. ``reports.rake(start, end, currency)`` runs one.
 
-A report has one main table (``columns``, ``rows``, ``totals``: what the page shows first and
-the CSV download holds), a few smaller ``breakdowns``, and a chart (inline SVG). They read the
-ledger (built on :mod:`wallet.reports`, with the extra grouping the back office needs: by
-template, by pool game, by day over a range) and the games tables; they never write.
-
-Days are calendar days in ``settings.TIME_ZONE``; the range includes both ends. Money is
-integer paise. A reversal counts on the day it was posted, against the variant and template
-of the journal it reverses.
+They read the ledger (built on :mod:`wallet.reports`, with the grouping the back office needs:
+by template, by pool game, by day over a range) and the games tables; they never write. Days
+are calendar days in ``settings.TIME_ZONE``; the range includes both ends. Money is integer
+hundredths (paise, or hundredths of a chip). A reversal counts on the day it was posted,
+against the variant and template of the journal it reverses.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.db.models import Count, Q, Sum
@@ -24,8 +21,21 @@ from django.utils.safestring import SafeString
 
 from accounts.models import User
 from backoffice import charts
+from backoffice.columns import COUNT, MONEY, Column
+from backoffice.report_form import (
+    By,
+    Declared,
+    Found,
+    Line,
+    Listing,
+    PerDay,
+    Period,
+    Report,
+    Row,
+    day_names,
+    local_day,
+)
 from games.models import Deal, Seat, Table, TableEvent
-from games.words import word
 from wallet import reports as wallet_reports
 from wallet.models import (
     Account,
@@ -44,77 +54,7 @@ from wallet.reconcile import reconcile, summary
 MAX_DAYS = 366
 
 
-#: One row of a report: column key -> value (a day, a name, an amount in paise).
-Row = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    label: str
-    money: bool = False
-    total: bool = False
-    """Summed into the totals row."""
-    words: str = ""
-    """A table of games.words (``"variant"``): the page shows its words for the code; the CSV
-    keeps the code, which stays the same when the words change."""
-
-
-@dataclass(frozen=True)
-class Breakdown:
-    title: str
-    columns: list[Column]
-    rows: list[dict[str, Any]]
-
-
-@dataclass
-class Report:
-    slug: str
-    title: str
-    start: date
-    end: date
-    currency: str
-    columns: list[Column]
-    rows: list[dict[str, Any]]
-    chart: SafeString
-    breakdowns: list[Breakdown] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    status: str = ""
-    """Only the reconciliation: "ok" or "problems"."""
-    totals: dict[str, Any] = field(default_factory=dict)
-    """The totals row: every column marked ``total`` summed over the rows, then these (a count
-    that is not a sum, such as the players seen over the range)."""
-
-    def __post_init__(self) -> None:
-        self.totals = {**_totals(self.columns, self.rows), **self.totals}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "report": self.slug,
-            "title": self.title,
-            "start": self.start.isoformat(),
-            "end": self.end.isoformat(),
-            "currency": self.currency,
-            "columns": [{"key": c.key, "label": c.label, "money": c.money} for c in self.columns],
-            "rows": [_plain(row) for row in self.rows],
-            "totals": _plain(self.totals),
-            "breakdowns": [
-                {"title": b.title, "rows": [_plain(row) for row in b.rows]} for b in self.breakdowns
-            ],
-            "notes": list(self.notes),
-            "status": self.status,
-        }
-
-
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: value.isoformat() if isinstance(value, date) else value for key, value in row.items()}
-
-
-def _totals(columns: list[Column], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    return {c.key: sum(int(row[c.key] or 0) for row in rows) for c in columns if c.total}
-
-
-# --- days and tables ------------------------------------------------------------------------
+# --- ranges, tables -------------------------------------------------------------------------
 
 
 def default_range(today: date | None = None) -> tuple[date, date]:
@@ -134,27 +74,6 @@ def quick_ranges(today: date | None = None) -> list[tuple[str, date, date]]:
         ("This month", today.replace(day=1), today),
         ("Last 30 days", *default_range(today)),
     ]
-
-
-def bounds(start: date, end: date) -> tuple[datetime, datetime]:
-    """The range as aware datetimes: from the start of ``start`` to the start of the day after ``end``."""
-    zone = timezone.get_current_timezone()
-    low = datetime.combine(start, time.min, tzinfo=zone)
-    high = datetime.combine(end + timedelta(days=1), time.min, tzinfo=zone)
-    return low, high
-
-
-def days(start: date, end: date) -> list[date]:
-    return [start + timedelta(days=n) for n in range((end - start).days + 1)]
-
-
-def day_names(labels: list[date]) -> list[str]:
-    """A chart's days as its axis shows them ("07 Nov")."""
-    return [d.strftime("%d %b") for d in labels]
-
-
-def local_day(moment: datetime) -> date:
-    return timezone.localdate(moment)
 
 
 def table_id_of(meta: dict[str, Any] | None) -> int | None:
@@ -177,100 +96,65 @@ def templates_of(table_ids: Iterable[int | None]) -> dict[int, tuple[str, str]]:
     return {pk: (name, variant) for pk, name, variant in rows}
 
 
+def filed(metas: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(variant, template) of each journal meta: the variant it names, else its table's."""
+    tables = templates_of(table_id_of(meta) for meta in metas)
+    out = []
+    for meta in metas:
+        template, variant = tables.get(table_id_of(meta) or -1, ("", ""))
+        out.append((meta.get("variant") or variant or "", template))
+    return out
+
+
+DAY = Column("day", "Day")
+VARIANT = Column("variant", "Variant", words="variant")
+TEMPLATE = Column("template", "Template")
+
+
 # --- rake -----------------------------------------------------------------------------------
 
-RAKE_COLUMNS = [
-    Column("day", "Day"),
-    Column("variant", "Variant", words="variant"),
-    Column("template", "Template"),
-    Column("rake", "Rake", money=True, total=True),
-]
 
-
-def rake(start: date, end: date, currency: str = Currency.INR) -> Report:
-    """Rake taken per day, variant and template: the net of every entry on the house accounts."""
-    low, high = bounds(start, end)
+def rake_rows(period: Period) -> list[Row]:
+    """The net of every entry on the house accounts, per day, variant and template."""
+    low, high = period.bounds
     entries = list(
         Entry.objects.filter(
             account__kind=AccountKind.HOUSE,
-            account__currency=currency,
+            account__currency=period.currency,
             journal__created_at__gte=low,
             journal__created_at__lt=high,
         ).values_list("amount", "journal__created_at", "journal__meta", "journal__reverses__meta")
     )
     metas = [reversed_meta or meta or {} for _, _, meta, reversed_meta in entries]
-    tables = templates_of(table_id_of(meta) for meta in metas)
     groups: dict[tuple[date, str, str], int] = defaultdict(int)
-    for (amount, created_at, _, _), meta in zip(entries, metas, strict=True):
-        template, variant = tables.get(table_id_of(meta) or -1, ("", ""))
-        groups[(local_day(created_at), meta.get("variant") or variant or "", template)] += amount
-    rows: list[Row] = [
+    for (amount, created_at, _, _), (variant, template) in zip(entries, filed(metas), strict=True):
+        groups[(local_day(created_at), variant, template)] += amount
+    return [
         {"day": day, "variant": variant, "template": template, "rake": amount}
         for (day, variant, template), amount in sorted(groups.items())
     ]
-    by_variant: dict[str, int] = defaultdict(int)
-    by_template: dict[str, int] = defaultdict(int)
-    by_day: dict[date, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for row in rows:
-        by_variant[row["variant"]] += row["rake"]
-        by_template[row["template"]] += row["rake"]
-        by_day[row["day"]][row["variant"]] += row["rake"]
-    labels = days(start, end)
-    chart = charts.bars(
-        "Rake per day by variant",
-        day_names(labels),
-        [
-            charts.Series(word("variant", v) if v else "(none)", [by_day[d][v] for d in labels])
-            for v in sorted(by_variant)
-        ],
-        money=currency,
-    )
-    return Report(
-        slug="rake",
-        title="Rake by day, variant and template",
-        start=start,
-        end=end,
-        currency=currency,
-        columns=RAKE_COLUMNS,
-        rows=rows,
-        chart=chart,
-        breakdowns=[
-            Breakdown(
-                "By variant",
-                [Column("variant", "Variant", words="variant"), Column("rake", "Rake", money=True)],
-                [{"variant": k, "rake": v} for k, v in sorted(by_variant.items())],
-            ),
-            Breakdown(
-                "By template",
-                [Column("template", "Template"), Column("rake", "Rake", money=True)],
-                [{"template": k, "rake": v} for k, v in sorted(by_template.items())],
-            ),
-        ],
-        notes=["Pool games pay their rake once, at the payout; 21-card tables after every deal."],
-    )
+
+
+RAKE = Column("rake", "Rake", MONEY)
+rake_report = Declared(
+    slug="rake",
+    title="Rake by day, variant and template",
+    columns=(DAY, VARIANT, TEMPLATE, RAKE),
+    query=rake_rows,
+    chart=PerDay("Rake per day by variant", split="variant", value="rake", split_words="variant"),
+    breakdowns=(By("By variant", VARIANT, (RAKE,)), By("By template", TEMPLATE, (RAKE,))),
+    notes=("Pool games pay their rake once, at the payout; 21-card tables after every deal.",),
+)
 
 
 # --- prize pools ----------------------------------------------------------------------------
 
-PAYOUT_COLUMNS = [
-    Column("day", "Day"),
-    Column("kind", "Paid as"),
-    Column("pool", "Pool game"),
-    Column("variant", "Variant", words="variant"),
-    Column("template", "Template"),
-    Column("players_paid", "Players paid", total=True),
-    Column("prize_pool", "Prize pool", money=True, total=True),
-    Column("paid", "Paid to players", money=True, total=True),
-    Column("rake", "Rake", money=True, total=True),
-    Column("reversed", "Reversed"),
-]
 
-
-def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
-    """Every pool game paid out in the range: to a winner or split, the pool, the rake."""
-    low, high = bounds(start, end)
+def payout_rows(period: Period) -> Found:
+    """One row per pool game paid out (to a winner or split): the pool, what players got, the rake."""
+    low, high = period.bounds
     legs = Transfer.objects.filter(
-        currency=currency,
+        currency=period.currency,
         journal__kind__in=[JournalKind.PRIZE, JournalKind.SPLIT],
         journal__created_at__gte=low,
         journal__created_at__lt=high,
@@ -283,15 +167,16 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
         "amount",
         "journal__reversed_by__id",
     )
-    games: dict[int, dict[str, Any]] = {}
+    games: dict[int, Row] = {}
+    metas: dict[int, dict[str, Any]] = {}
     for journal_id, kind, created_at, meta, credit_kind, amount, reversal in legs:
+        metas[journal_id] = meta or {}
         game = games.setdefault(
             journal_id,
             {
                 "day": local_day(created_at),
                 "kind": kind,
                 "pool": (meta or {}).get("pool", ""),
-                "meta": meta or {},
                 "players_paid": 0,
                 "prize_pool": 0,
                 "paid": 0,
@@ -305,66 +190,53 @@ def payouts(start: date, end: date, currency: str = Currency.INR) -> Report:
             game["players_paid"] += 1
         elif credit_kind == AccountKind.HOUSE:
             game["rake"] += amount
-    tables = templates_of(table_id_of(g["meta"]) for g in games.values())
-    rows: list[Row] = []
-    for _, game in sorted(games.items(), key=lambda item: (item[1]["day"], item[0])):
-        meta = game.pop("meta")
-        template, variant = tables.get(table_id_of(meta) or -1, ("", ""))
-        rows.append({**game, "variant": meta.get("variant") or variant, "template": template})
-    rows = [{c.key: row[c.key] for c in PAYOUT_COLUMNS} for row in rows]
-    by_kind = {
-        kind: {
-            "kind": str(kind),
-            "games": sum(1 for r in rows if r["kind"] == kind),
-            "paid": sum(r["paid"] for r in rows if r["kind"] == kind),
-            "rake": sum(r["rake"] for r in rows if r["kind"] == kind),
-        }
-        for kind in (JournalKind.PRIZE, JournalKind.SPLIT)
-    }
-    labels = days(start, end)
-    chart = charts.bars(
+    order = sorted(games, key=lambda pk: (games[pk]["day"], pk))
+    rows = []
+    for pk, (variant, template) in zip(order, filed([metas[pk] for pk in order]), strict=True):
+        row = {**games[pk], "variant": variant, "template": template}
+        rows.append({c.key: row[c.key] for c in payouts_report.columns})
+    return Found(rows, totals={"games": len(rows)})
+
+
+PAID_AS = Column("kind", "Paid as")
+PAID = Column("paid", "Paid to players", MONEY)
+payouts_report = Declared(
+    slug="payouts",
+    title="Prize pools paid and split",
+    columns=(
+        DAY,
+        PAID_AS,
+        Column("pool", "Pool game"),
+        VARIANT,
+        TEMPLATE,
+        Column("players_paid", "Players paid", COUNT),
+        Column("prize_pool", "Prize pool", MONEY),
+        PAID,
+        RAKE,
+        Column("reversed", "Reversed"),
+    ),
+    query=payout_rows,
+    chart=PerDay(
         "Prize pools paid per day",
-        day_names(labels),
-        [
-            charts.Series(
-                "to winners",
-                [sum(r["paid"] for r in rows if r["day"] == d and r["kind"] == "prize") for d in labels],
-            ),
-            charts.Series(
-                "splits",
-                [sum(r["paid"] for r in rows if r["day"] == d and r["kind"] == "split") for d in labels],
-            ),
-            charts.Series("rake", [sum(r["rake"] for r in rows if r["day"] == d) for d in labels]),
-        ],
-        money=currency,
-    )
-    totals = {"games": len(rows)}
-    return Report(
-        slug="payouts",
-        title="Prize pools paid and split",
-        start=start,
-        end=end,
-        currency=currency,
-        columns=PAYOUT_COLUMNS,
-        rows=rows,
-        totals=totals,
-        chart=chart,
-        breakdowns=[
-            Breakdown(
-                "Winner or split",
-                [
-                    Column("kind", "Paid as"),
-                    Column("games", "Games"),
-                    Column("paid", "Paid", money=True),
-                    Column("rake", "Rake", money=True),
-                ],
-                list(by_kind.values()),
-            )
-        ],
-        notes=[
-            "A reversed payout still shows here on the day it was paid; its reversal is a journal of its own."
-        ],
-    )
+        lines=(
+            Line("to winners", ("paid",), where=(("kind", "prize"),)),
+            Line("splits", ("paid",), where=(("kind", "split"),)),
+            Line("rake", ("rake",)),
+        ),
+    ),
+    breakdowns=(
+        By(
+            "Winner or split",
+            PAID_AS,
+            (Column("paid", "Paid", MONEY), RAKE),
+            count=Column("games", "Games", COUNT),
+            groups=(JournalKind.PRIZE, JournalKind.SPLIT),
+        ),
+    ),
+    notes=(
+        "A reversed payout still shows here on the day it was paid; its reversal is a journal of its own.",
+    ),
+)
 
 
 # --- deposits and withdrawals ---------------------------------------------------------------
@@ -376,25 +248,14 @@ CASH_KINDS = {
     "withdrawals_rejected": JournalKind.WITHDRAWAL_RELEASED,
     "chips_topups": JournalKind.CHIPS_TOPUP,
 }
-CASH_COLUMNS = [
-    Column("day", "Day"),
-    Column("deposits_count", "Deposits", total=True),
-    Column("deposits", "Deposited", money=True, total=True),
-    Column("withdrawals_requested", "Withdrawals requested", money=True, total=True),
-    Column("withdrawals_paid_count", "Withdrawals paid", total=True),
-    Column("withdrawals_paid", "Paid out", money=True, total=True),
-    Column("withdrawals_rejected", "Rejected (back to wallets)", money=True, total=True),
-    Column("chips_topups", "Chips top-ups", money=True, total=True),
-    Column("net_in", "Net cash in", money=True, total=True),
-]
 
 
-def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
-    """Money in and out per day: confirmed deposits, withdrawals requested, paid and rejected."""
-    low, high = bounds(start, end)
+def cash_rows(period: Period) -> list[Row]:
+    """Per day: confirmed deposits, withdrawals requested, paid and rejected, chips top-ups."""
+    low, high = period.bounds
     sums = (
         Transfer.objects.filter(
-            currency=currency,
+            currency=period.currency,
             journal__kind__in=list(CASH_KINDS.values()),
             journal__created_at__gte=low,
             journal__created_at__lt=high,
@@ -402,82 +263,69 @@ def cashflow(start: date, end: date, currency: str = Currency.INR) -> Report:
         .values_list("journal__created_at", "journal__kind", "amount")
         .order_by("journal__created_at")
     )
-    per_day: dict[date, dict[str, int]] = {d: defaultdict(int) for d in days(start, end)}
-    names: dict[str, str] = {str(kind): name for name, kind in CASH_KINDS.items()}
+    per_day: dict[date, dict[str, int]] = {d: defaultdict(int) for d in period.days}
+    names = {str(kind): name for name, kind in CASH_KINDS.items()}
     for created_at, kind, amount in sums:
         sums_of_day = per_day[local_day(created_at)]
         sums_of_day[names[kind]] += amount
         sums_of_day[f"{names[kind]}_count"] += 1
-    rows: list[Row] = []
+    rows = []
     for day, values in per_day.items():
-        if not values:
-            continue
-        row: Row = {"day": day, **{c.key: values.get(c.key, 0) for c in CASH_COLUMNS[1:-1]}}
-        row["net_in"] = row["deposits"] - row["withdrawals_paid"]
-        rows.append(row)
-    pending_deposits = Deposit.objects.filter(status=Deposit.Status.PENDING, currency=currency).aggregate(
-        n=Count("id"), total=Sum("amount")
-    )
-    waiting = Withdrawal.objects.filter(status=Withdrawal.Status.REQUESTED, currency=currency).aggregate(
-        n=Count("id"), total=Sum("amount")
-    )
-    labels = days(start, end)
-    by_day: dict[date, Row] = {row["day"]: row for row in rows}
-    chart = charts.bars(
+        if values:
+            row: Row = {"day": day, **{c.key: values.get(c.key, 0) for c in cashflow_report.columns[1:-1]}}
+            rows.append({**row, "net_in": row["deposits"] - row["withdrawals_paid"]})
+    return rows
+
+
+def waiting_now(period: Period, found: Found) -> list[Row]:
+    """Deposits pending at the provider and withdrawals waiting for approval, now."""
+    rows = []
+    for what, waiting in (
+        ("deposits pending at the provider", Deposit.objects.filter(status=Deposit.Status.PENDING)),
+        ("withdrawals waiting for approval", Withdrawal.objects.filter(status=Withdrawal.Status.REQUESTED)),
+    ):
+        now = waiting.filter(currency=period.currency).aggregate(n=Count("id"), total=Sum("amount"))
+        rows.append({"what": what, "count": now["n"], "amount": now["total"] or 0})
+    return rows
+
+
+cashflow_report = Declared(
+    slug="cashflow",
+    title="Deposits and withdrawals",
+    columns=(
+        DAY,
+        Column("deposits_count", "Deposits", COUNT),
+        Column("deposits", "Deposited", MONEY),
+        Column("withdrawals_requested", "Withdrawals requested", MONEY),
+        Column("withdrawals_paid_count", "Withdrawals paid", COUNT),
+        Column("withdrawals_paid", "Paid out", MONEY),
+        Column("withdrawals_rejected", "Rejected (back to wallets)", MONEY),
+        Column("chips_topups", "Chips top-ups", MONEY),
+        Column("net_in", "Net cash in", MONEY),
+    ),
+    query=cash_rows,
+    chart=PerDay(
         "Deposits in and withdrawals paid out per day",
-        day_names(labels),
-        [
-            charts.Series("deposited", [by_day.get(d, {}).get("deposits", 0) for d in labels]),
-            charts.Series("paid out", [-by_day.get(d, {}).get("withdrawals_paid", 0) for d in labels]),
-        ],
-        money=currency,
-    )
-    return Report(
-        slug="cashflow",
-        title="Deposits and withdrawals",
-        start=start,
-        end=end,
-        currency=currency,
-        columns=CASH_COLUMNS,
-        rows=rows,
-        chart=chart,
-        breakdowns=[
-            Breakdown(
-                "Waiting now",
-                [Column("what", "What"), Column("count", "How many"), Column("amount", "Amount", money=True)],
-                [
-                    {
-                        "what": "deposits pending at the provider",
-                        "count": pending_deposits["n"],
-                        "amount": pending_deposits["total"] or 0,
-                    },
-                    {
-                        "what": "withdrawals waiting for approval",
-                        "count": waiting["n"],
-                        "amount": waiting["total"] or 0,
-                    },
-                ],
-            )
-        ],
-        notes=["Amounts are ledger postings on the day they were posted; a failed deposit posts nothing."],
-    )
+        lines=(Line("deposited", ("deposits",)), Line("paid out", ("withdrawals_paid",), sign=-1)),
+    ),
+    breakdowns=(
+        Listing(
+            "Waiting now",
+            (Column("what", "What"), Column("count", "How many", COUNT), Column("amount", "Amount", MONEY)),
+            waiting_now,
+        ),
+    ),
+    notes=("Amounts are ledger postings on the day they were posted; a failed deposit posts nothing.",),
+)
 
 
 # --- money held in play ---------------------------------------------------------------------
 
-HELD_COLUMNS = [
-    Column("kind", "Held in"),
-    Column("ref", "Account"),
-    Column("template", "Template"),
-    Column("owner", "Player"),
-    Column("balance", "Held", money=True, total=True),
-]
 
-
-def held(start: date, end: date, currency: str = Currency.INR) -> Report:
-    """Money in open pools and on 21-card seats now, account by account; the chart shows the
-    total held at the end of each day of the range."""
-    lines = wallet_reports.held_in_play(Currency(currency))
+def held_rows(period: Period) -> list[Row]:
+    """Money in open pools and on 21-card seats now, account by account (a snapshot of now:
+    what is at stake is the present)."""
+    lines = wallet_reports.held_in_play(Currency(period.currency))
     seat_ids = [int(line.ref.split(":")[1]) for line in lines if line.kind == AccountKind.SEAT]
     seat_tables = dict(Seat.objects.filter(pk__in=seat_ids).values_list("pk", "table_id"))
     table_of = {
@@ -490,7 +338,7 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
     }
     tables = templates_of(table_of.values())
     owners = dict(User.objects.filter(pk__in={line.owner_id for line in lines}).values_list("pk", "username"))
-    rows: list[Row] = [
+    return [
         {
             "kind": line.kind,
             "ref": line.ref,
@@ -500,8 +348,12 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
         }
         for line in lines
     ]
-    low, high = bounds(start, end)
-    in_play = Q(account__kind__in=[AccountKind.POOL, AccountKind.SEAT], account__currency=currency)
+
+
+def held_by_day(period: Period) -> list[charts.Series]:
+    """Pools' and seats' money at the end of each day: the opening balance and each day's movements."""
+    low, high = period.bounds
+    in_play = Q(account__kind__in=[AccountKind.POOL, AccountKind.SEAT], account__currency=period.currency)
     opening = {
         kind: total or 0
         for kind, total in Entry.objects.filter(in_play, journal__created_at__lt=low)
@@ -514,75 +366,64 @@ def held(start: date, end: date, currency: str = Currency.INR) -> Report:
         in_play, journal__created_at__gte=low, journal__created_at__lt=high
     ).values_list("journal__created_at", "account__kind", "amount"):
         moves[(local_day(created_at), kind)] += amount
-    labels = days(start, end)
     series = []
     for kind, name in ((AccountKind.POOL, "pools"), (AccountKind.SEAT, "seats")):
         running = opening.get(kind, 0)
         values = []
-        for day in labels:
+        for day in period.days:
             running += moves.get((day, kind), 0)
             values.append(running)
         series.append(charts.Series(name, values))
-    chart = charts.lines("Money held at the end of each day", day_names(labels), series, money=currency)
-    return Report(
-        slug="held",
-        title="Money held in open pools and seats",
-        start=start,
-        end=end,
-        currency=currency,
-        columns=HELD_COLUMNS,
-        rows=rows,
-        chart=chart,
-        breakdowns=[
-            Breakdown(
-                "By kind, now",
-                [
-                    Column("kind", "Held in"),
-                    Column("accounts", "Accounts"),
-                    Column("balance", "Held", money=True),
-                ],
-                [
-                    {
-                        "kind": str(kind),
-                        "accounts": sum(1 for r in rows if r["kind"] == kind),
-                        "balance": sum(r["balance"] for r in rows if r["kind"] == kind),
-                    }
-                    for kind in (AccountKind.POOL, AccountKind.SEAT)
-                ],
-            ),
-            Breakdown(
-                "Held at the end of each day",
-                [
-                    Column("day", "Day"),
-                    Column("pools", "Pools", money=True),
-                    Column("seats", "Seats", money=True),
-                ],
-                [
-                    {"day": day, "pools": series[0].values[i], "seats": series[1].values[i]}
-                    for i, day in enumerate(labels)
-                ],
-            ),
-        ],
-        notes=["The table lists the accounts holding money now; the range moves the chart only."],
+    return series
+
+
+def held_chart(period: Period, found: Found) -> SafeString:
+    series = held_by_day(period)
+    return charts.lines(
+        "Money held at the end of each day", day_names(period.days), series, money=period.currency
     )
+
+
+def held_each_day(period: Period, found: Found) -> list[Row]:
+    pools, seats = held_by_day(period)
+    return [{"day": d, "pools": pools.values[i], "seats": seats.values[i]} for i, d in enumerate(period.days)]
+
+
+HELD = Column("balance", "Held", MONEY)
+HELD_IN = Column("kind", "Held in")
+held_report = Declared(
+    slug="held",
+    title="Money held in open pools and seats",
+    columns=(HELD_IN, Column("ref", "Account"), TEMPLATE, Column("owner", "Player"), HELD),
+    query=held_rows,
+    chart=held_chart,
+    breakdowns=(
+        By(
+            "By kind, now",
+            HELD_IN,
+            (HELD,),
+            count=Column("accounts", "Accounts", COUNT),
+            groups=(AccountKind.POOL, AccountKind.SEAT),
+        ),
+        Listing(
+            "Held at the end of each day",
+            (DAY, Column("pools", "Pools", MONEY), Column("seats", "Seats", MONEY)),
+            held_each_day,
+        ),
+    ),
+    notes=("The table lists the accounts holding money now; the range moves the chart only.",),
+)
 
 
 # --- activity -------------------------------------------------------------------------------
 
-ACTIVITY_COLUMNS = [
-    Column("day", "Day"),
-    Column("tables_active", "Tables active"),
-    Column("tables_opened", "Tables opened", total=True),
-    Column("deals_started", "Deals started", total=True),
-    Column("deals_finished", "Deals finished", total=True),
-    Column("players", "Players"),
-]
 
-
-def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
+def activity_rows(period: Period) -> Found:
     """Tables and players per day: a table is active on a day it logged an event; its players
-    that day are those whose seat was open then."""
-    low, high = bounds(start, end)
+    that day are those whose seat was open then. The totals of tables and players count each
+    once over the range."""
+    low, high = period.bounds
+    currency = period.currency
     active: dict[date, set[int]] = defaultdict(set)
     for table_id, created_at in (
         TableEvent.objects.filter(
@@ -599,33 +440,30 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
         )
     )
 
-    def count_by_day(moments: Iterable[datetime | None]) -> dict[date, int]:
+    def per_day(moments: Iterable[Any]) -> dict[date, int]:
         counted: dict[date, int] = defaultdict(int)
         for moment in moments:
             if moment is not None:
                 counted[local_day(moment)] += 1
         return counted
 
-    opened = count_by_day(
-        Table.objects.filter(
-            created_at__gte=low, created_at__lt=high, template__currency=currency
-        ).values_list("created_at", flat=True)
+    in_range = {"template__currency": currency}
+    opened = per_day(
+        Table.objects.filter(created_at__gte=low, created_at__lt=high, **in_range).values_list(
+            "created_at", flat=True
+        )
     )
-    started = count_by_day(
-        Deal.objects.filter(
-            started_at__gte=low, started_at__lt=high, table__template__currency=currency
-        ).values_list("started_at", flat=True)
+    deals = Deal.objects.filter(table__template__currency=currency)
+    started = per_day(
+        deals.filter(started_at__gte=low, started_at__lt=high).values_list("started_at", flat=True)
     )
-    finished = count_by_day(
-        Deal.objects.filter(
-            finished_at__gte=low, finished_at__lt=high, table__template__currency=currency
-        ).values_list("finished_at", flat=True)
+    finished = per_day(
+        deals.filter(finished_at__gte=low, finished_at__lt=high).values_list("finished_at", flat=True)
     )
     rows: list[Row] = []
     everyone: set[int] = set()
-    labels = days(start, end)
-    for day in labels:
-        day_low, day_high = bounds(day, day)
+    for day in period.days:
+        day_low, day_high = Period(day, day, currency).bounds
         players = {
             user_id
             for table_id, user_id, joined_at, left_at in seats
@@ -640,45 +478,39 @@ def activity(start: date, end: date, currency: str = Currency.INR) -> Report:
             "deals_finished": finished.get(day, 0),
             "players": len(players),
         }
-        if any(row[c.key] for c in ACTIVITY_COLUMNS[1:]):
+        if any(row[c.key] for c in activity_report.columns[1:]):
             rows.append(row)
-    totals = {"tables_active": len(all_tables), "players": len(everyone)}
-    by_day: dict[date, Row] = {row["day"]: row for row in rows}
-    chart = charts.lines(
+    return Found(rows, totals={"tables_active": len(all_tables), "players": len(everyone)})
+
+
+activity_report = Declared(
+    slug="activity",
+    title="Active tables and players over time",
+    columns=(
+        DAY,
+        Column("tables_active", "Tables active", COUNT, summed=False),
+        Column("tables_opened", "Tables opened", COUNT),
+        Column("deals_started", "Deals started", COUNT),
+        Column("deals_finished", "Deals finished", COUNT),
+        Column("players", "Players", COUNT, summed=False),
+    ),
+    query=activity_rows,
+    chart=PerDay(
         "Active tables and players per day",
-        day_names(labels),
-        [
-            charts.Series("tables", [by_day.get(d, {}).get("tables_active", 0) for d in labels]),
-            charts.Series("players", [by_day.get(d, {}).get("players", 0) for d in labels]),
-        ],
-    )
-    return Report(
-        slug="activity",
-        title="Active tables and players over time",
-        start=start,
-        end=end,
-        currency=currency,
-        columns=ACTIVITY_COLUMNS,
-        rows=rows,
-        totals=totals,
-        chart=chart,
-        notes=["Totals of tables active and players count each table or player once over the range."],
-    )
+        lines=(Line("tables", ("tables_active",)), Line("players", ("players",))),
+        drawn="lines",
+        money=False,
+    ),
+    notes=("Totals of tables active and players count each table or player once over the range.",),
+)
 
 
 # --- reconciliation -------------------------------------------------------------------------
 
-RECONCILE_COLUMNS = [
-    Column("currency", "Currency"),
-    Column("kind", "Account kind"),
-    Column("accounts", "Accounts", total=True),
-    Column("balance", "Balance", money=True, total=True),
-]
 
-
-def reconciliation(start: date, end: date, currency: str = "") -> Report:
-    """The auditor's verdict (``wallet.reconcile``) and the balances it sums, per kind of account;
-    the chart shows the journals posted per day of the range."""
+def reconcile_rows(period: Period) -> Found:
+    """The balances per currency and kind of account, and the auditor's verdict on the whole
+    ledger (``wallet.reconcile``)."""
     problems = reconcile()
     rows: list[Row] = [
         {"currency": cur, "kind": kind, "accounts": n, "balance": total or 0}
@@ -687,170 +519,165 @@ def reconciliation(start: date, end: date, currency: str = "") -> Report:
         .values_list("currency", "kind", "n", "total")
         .order_by("currency", "kind")
     ]
-    low, high = bounds(start, end)
+    runs = list(ReconcileRun.objects.order_by("-at", "-id")[:10])
+    return Found(
+        rows, extra={"problems": problems, "runs": runs}, status="ok" if not problems else "problems"
+    )
+
+
+def journals_chart(period: Period, found: Found) -> SafeString:
+    low, high = period.bounds
     posted: dict[date, int] = defaultdict(int)
     for created_at in Journal.objects.filter(created_at__gte=low, created_at__lt=high).values_list(
         "created_at", flat=True
     ):
         posted[local_day(created_at)] += 1
-    labels = days(start, end)
-    chart = charts.bars(
+    labels = period.days
+    return charts.bars(
         "Journals posted per day",
         day_names(labels),
         [charts.Series("journals", [posted.get(d, 0) for d in labels])],
     )
-    counts = summary()
-    runs = list(ReconcileRun.objects.order_by("-at", "-id")[:10])
-    return Report(
-        slug="reconcile",
-        title="Reconciliation",
-        start=start,
-        end=end,
-        currency=currency or "all",
-        columns=RECONCILE_COLUMNS,
-        rows=rows,
-        chart=chart,
-        breakdowns=[
-            Breakdown(
-                "Differences found",
-                [Column("problem", "Difference")],
-                [{"problem": problem} for problem in problems],
-            ),
-            Breakdown(
-                "Ledger size",
-                [Column("what", "What"), Column("count", "How many")],
-                [{"what": key, "count": value} for key, value in counts.items()],
-            ),
-            Breakdown(
-                "Per currency (must be zero)",
-                [Column("currency", "Currency"), Column("balance", "Sum of balances", money=True)],
-                [
-                    {"currency": cur, "balance": sum(r["balance"] for r in rows if r["currency"] == cur)}
-                    for cur in sorted({r["currency"] for r in rows})
-                ],
-            ),
-            Breakdown(
-                "Last scheduled runs (hourly, and at start-up)",
-                [
-                    Column("at", "When"),
-                    Column("trigger", "Run by"),
-                    Column("verdict", "Verdict"),
-                    Column("problems", "Differences"),
-                    Column("figures", "Figures"),
-                ],
-                [
-                    {
-                        "at": timezone.localtime(run.at).strftime("%d %b %Y, %H:%M"),
-                        "trigger": run.trigger,
-                        "verdict": "ok" if run.ok else "problems",
-                        "problems": len(run.problems),
-                        "figures": ", ".join(f"{n} {name}" for name, n in run.figures.items()),
-                    }
-                    for run in runs
-                ],
-            ),
-        ],
-        notes=[
-            (
-                f"Last scheduled run: {timezone.localtime(runs[0].at):%d %b %Y, %H:%M}, "
-                f"{'ok' if runs[0].ok else 'PROBLEMS'} ({len(runs[0].problems)} differences)."
-                if runs
-                else "No scheduled run yet: the verdict above is this page's own check."
-            ),
-            "Every balance is recomputed from the entries, versions must be contiguous, and each "
-            "currency must sum to zero; the verdict covers the whole ledger, not only the range.",
-        ],
-        status="ok" if not problems else "problems",
+
+
+def last_runs(period: Period, found: Found) -> list[Row]:
+    return [
+        {
+            "at": timezone.localtime(run.at).strftime("%d %b %Y, %H:%M"),
+            "trigger": run.trigger,
+            "verdict": "ok" if run.ok else "problems",
+            "problems": len(run.problems),
+            "figures": ", ".join(f"{n} {name}" for name, n in run.figures.items()),
+        }
+        for run in found.extra["runs"]
+    ]
+
+
+def reconcile_notes(period: Period, found: Found) -> list[str]:
+    runs = found.extra["runs"]
+    last = (
+        f"Last scheduled run: {timezone.localtime(runs[0].at):%d %b %Y, %H:%M}, "
+        f"{'ok' if runs[0].ok else 'PROBLEMS'} ({len(runs[0].problems)} differences)."
+        if runs
+        else "No scheduled run yet: the verdict above is this page's own check."
     )
+    return [
+        last,
+        "Every balance is recomputed from the entries, versions must be contiguous, and each "
+        "currency must sum to zero; the verdict covers the whole ledger, not only the range.",
+    ]
 
 
-TAKINGS_COLUMNS = [
-    Column("day", "Day"),
-    Column("variant", "Variant", words="variant"),
-    Column("template", "Template"),
-    Column("entry_fees", "Entry fees", money=True, total=True),
-    Column("rejoin_fees", "Rejoin fees", money=True, total=True),
-    Column("prizes", "Prizes paid", money=True, total=True),
-    Column("splits", "Splits paid", money=True, total=True),
-    Column("rake", "Rake", money=True, total=True),
-    Column("refunds", "Refunds", money=True, total=True),
-    Column("settlements", "21-card settlements", money=True, total=True),
-]
+CURRENCY = Column("currency", "Currency")
+reconcile_report = Declared(
+    slug="reconcile",
+    title="Reconciliation",
+    menu="Reconciliation status",
+    columns=(
+        CURRENCY,
+        Column("kind", "Account kind"),
+        Column("accounts", "Accounts", COUNT),
+        Column("balance", "Balance", MONEY),
+    ),
+    query=reconcile_rows,
+    chart=journals_chart,
+    breakdowns=(
+        Listing(
+            "Differences found",
+            (Column("problem", "Difference"),),
+            lambda period, found: [{"problem": problem} for problem in found.extra["problems"]],
+        ),
+        Listing(
+            "Ledger size",
+            (Column("what", "What"), Column("count", "How many", COUNT)),
+            lambda period, found: [{"what": key, "count": value} for key, value in summary().items()],
+        ),
+        By("Per currency (must be zero)", CURRENCY, (Column("balance", "Sum of balances", MONEY),)),
+        Listing(
+            "Last scheduled runs (hourly, and at start-up)",
+            (
+                Column("at", "When"),
+                Column("trigger", "Run by"),
+                Column("verdict", "Verdict"),
+                Column("problems", "Differences", COUNT),
+                Column("figures", "Figures"),
+            ),
+            last_runs,
+        ),
+    ),
+    notes=reconcile_notes,
+    mixed=True,
+)
 
 
-def takings(start: date, end: date, currency: str = Currency.INR) -> Report:
-    """Per day, variant and template: entry and rejoin fees paid in, prizes and splits paid
-    out, rake, refunds (cancelled and voided games) and 21-card settlements (paid to the
-    winners' seats before rake). Corrections count against what they correct."""
-    low, high = bounds(start, end)
-    lines = wallet_reports.takings_lines(low, high, currency)
-    tables = templates_of(table_id_of(line.meta) for line in lines)
+# --- takings --------------------------------------------------------------------------------
+
+TAKINGS = (
+    Column("entry_fees", "Entry fees", MONEY),
+    Column("rejoin_fees", "Rejoin fees", MONEY),
+    Column("prizes", "Prizes paid", MONEY),
+    Column("splits", "Splits paid", MONEY),
+    RAKE,
+    Column("refunds", "Refunds", MONEY),
+    Column("settlements", "21-card settlements", MONEY),
+)
+
+
+def takings_rows(period: Period) -> list[Row]:
+    """Per day, variant and template, the sums of ``wallet.reports.takings_lines``."""
+    low, high = period.bounds
+    lines = wallet_reports.takings_lines(low, high, period.currency)
     groups: dict[tuple[date, str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for line in lines:
-        template, variant = tables.get(table_id_of(line.meta) or -1, ("", ""))
-        group = groups[(local_day(line.at), line.meta.get("variant") or variant or "", template)]
-        group[line.column] += line.amount
-    keys = [c.key for c in TAKINGS_COLUMNS[3:]]
-    rows: list[Row] = [
-        {"day": day, "variant": variant, "template": template, **{k: sums.get(k, 0) for k in keys}}
+    for line, (variant, template) in zip(lines, filed([line.meta for line in lines]), strict=True):
+        groups[(local_day(line.at), variant, template)][line.column] += line.amount
+    return [
+        {"day": day, "variant": variant, "template": template, **{c.key: sums.get(c.key, 0) for c in TAKINGS}}
         for (day, variant, template), sums in sorted(groups.items())
         if any(sums.values())
     ]
 
-    def by(field_name: str) -> list[dict[str, Any]]:
-        out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for row in rows:
-            for k in keys:
-                out[row[field_name]][k] += row[k]
-        return [{field_name: name, **{k: out[name][k] for k in keys}} for name in sorted(out)]
 
-    labels = days(start, end)
-    per_day: dict[date, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for row in rows:
-        for k in ("entry_fees", "rake"):
-            per_day[row["day"]][k] += row[k]
-        per_day[row["day"]]["paid"] += row["prizes"] + row["splits"]
-    chart = charts.bars(
+takings_report = Declared(
+    slug="takings",
+    title="Takings: fees, payouts, rake, refunds and settlements",
+    columns=(DAY, VARIANT, TEMPLATE, *TAKINGS),
+    query=takings_rows,
+    chart=PerDay(
         "Fees in, prizes paid and rake per day",
-        day_names(labels),
-        [
-            charts.Series("entry fees", [per_day[d]["entry_fees"] for d in labels]),
-            charts.Series("prizes and splits", [per_day[d]["paid"] for d in labels]),
-            charts.Series("rake", [per_day[d]["rake"] for d in labels]),
-        ],
-        money=currency,
-    )
-    money_columns = list(TAKINGS_COLUMNS[3:])
-    return Report(
-        slug="takings",
-        title="Takings: fees, payouts, rake, refunds and settlements",
-        start=start,
-        end=end,
-        currency=currency,
-        columns=TAKINGS_COLUMNS,
-        rows=rows,
-        chart=chart,
-        breakdowns=[
-            Breakdown(
-                "By variant", [Column("variant", "Variant", words="variant"), *money_columns], by("variant")
-            ),
-            Breakdown("By template", [Column("template", "Template"), *money_columns], by("template")),
-        ],
-        notes=[
-            "Fees are what players paid into pools; prizes and splits what the pools paid out "
-            "after rake; refunds give fees back (a cancelled or voided game); 21-card settlements "
-            "are what winners' seats received before rake. A correction counts against the day "
-            "of the correction."
-        ],
-    )
+        lines=(
+            Line("entry fees", ("entry_fees",)),
+            Line("prizes and splits", ("prizes", "splits")),
+            Line("rake", ("rake",)),
+        ),
+    ),
+    breakdowns=(By("By variant", VARIANT, TAKINGS), By("By template", TEMPLATE, TAKINGS)),
+    notes=(
+        "Fees are what players paid into pools; prizes and splits what the pools paid out "
+        "after rake; refunds give fees back (a cancelled or voided game); 21-card settlements "
+        "are what winners' seats received before rake. A correction counts against the day "
+        "of the correction.",
+    ),
+)
 
 
+#: Every report, in the order of the reports' list: slug -> (its name there, run it).
 REPORTS: dict[str, tuple[str, Callable[[date, date, str], Report]]] = {
-    "takings": ("Takings: fees, payouts, rake, refunds and settlements", takings),
-    "rake": ("Rake by day, variant and template", rake),
-    "payouts": ("Prize pools paid and split", payouts),
-    "cashflow": ("Deposits and withdrawals", cashflow),
-    "held": ("Money held in open pools and seats", held),
-    "activity": ("Active tables and players over time", activity),
-    "reconcile": ("Reconciliation status", reconciliation),
+    r.slug: (r.menu or r.title, r.run)
+    for r in (
+        takings_report,
+        rake_report,
+        payouts_report,
+        cashflow_report,
+        held_report,
+        activity_report,
+        reconcile_report,
+    )
 }
+
+takings = takings_report.run
+rake = rake_report.run
+payouts = payouts_report.run
+cashflow = cashflow_report.run
+held = held_report.run
+activity = activity_report.run
+reconciliation = reconcile_report.run

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from backoffice import live, players, protection, totp, views, voids, withdrawals
+from backoffice import audit, live, players, protection, reversals, totp, views, voids, withdrawals
 
 app_name = "backoffice"
 
@@ -12,6 +12,11 @@ urlpatterns = [
     path("players/", players.players, name="players"),
     path("players/<int:user_id>/", players.player, name="player"),
     path("players/<int:user_id>/statement/", players.statement, name="statement"),
+    path(
+        "players/<int:user_id>/statement/reverse/<int:journal_id>/",
+        reversals.reverse_entry,
+        name="reverse_entry",
+    ),
     path("withdrawals/", withdrawals.queue, name="withdrawals"),
     path("withdrawals/<int:withdrawal_id>/decide/", withdrawals.decide, name="decide_withdrawal"),
     path("reports/", views.index, name="index"),
@@ -19,6 +24,7 @@ urlpatterns = [
     path("identity/", protection.identity_queue, name="identity"),
     path("identity/<int:user_id>/decide/", protection.decide_identity, name="decide_identity"),
     path("protection/", protection.report, name="protection"),
+    path("audit/", audit.audit, name="audit"),
     path("voids/", voids.voids, name="voids"),
     path("voids/request/", voids.request_void, name="request_void"),
     path("voids/<int:request_id>/confirm/", voids.confirm_void, name="confirm_void"),

@@ -2,42 +2,25 @@
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from accounts.text import csv_cell
 from backoffice.access import staff_page
+from backoffice.columns import csv_download
 from backoffice.forms import RangeForm
 from backoffice.live import live_tables
 from backoffice.models import VoidRequest
-from backoffice.reports import REPORTS, Report, quick_ranges
+from backoffice.report_form import Report
+from backoffice.reports import REPORTS, quick_ranges
+from backoffice.reversals import REVERSE, waiting_for
 from games.words import word
 from protection.models import KycStatus, Verification
 from wallet.models import Withdrawal
 
-
-def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Anonymous: to the log-in page. Logged in but not staff, or of a role that may not read
-    the reports: 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not (request.user.is_active and request.user.is_staff):
-            raise PermissionDenied("Staff only.")
-        if not request.user.has_perm("backoffice.view_reports"):
-            raise PermissionDenied("Your staff role does not include the reports.")
-        return view(request, *args, **kwargs)
-
-    return wrapper
+#: The reports' pages (the staff API's reports name the same permission).
+REPORTS_PERMISSION = "backoffice.view_reports"
 
 
 @staff_page("accounts.view_user", "games.view_table", "wallet.view_withdrawal", "backoffice.view_reports")
@@ -55,11 +38,12 @@ def home(request: HttpRequest) -> HttpResponse:
             "stuck": sum(row.stuck for row in live_tables())
             if request.user.has_perm("games.view_table")
             else 0,
+            "reversals": waiting_for() if request.user.has_perm(REVERSE) else [],
         },
     )
 
 
-@staff_required
+@staff_page(REPORTS_PERMISSION)
 def index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -68,7 +52,7 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-@staff_required
+@staff_page(REPORTS_PERMISSION)
 def report(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in REPORTS:
         raise Http404("No such report.")
@@ -155,20 +139,7 @@ def shown(column: Any, value: Any) -> Any:
 
 
 def csv_response(result: Report) -> HttpResponse:
-    """The main table as CSV: a header of column keys, the rows, then a ``total`` row. Money in paise."""
+    """The main table as CSV, from the report's own columns, then a ``total`` row."""
     filename = f"{result.slug}_{result.currency}_{result.start}_{result.end}.csv"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerow([c.key for c in result.columns])
-    for row in result.rows:
-        writer.writerow([_csv_value(row.get(c.key, "")) for c in result.columns])
-    total_row = [_csv_value(result.totals.get(c.key, "")) for c in result.columns]
-    total_row[0] = "total"
-    writer.writerow(total_row)
-    return response
-
-
-def _csv_value(value: Any) -> Any:
-    """Dates as ISO text; text cells escaped against formulas; numbers left as numbers."""
-    return value.isoformat() if hasattr(value, "isoformat") else csv_cell(value)
+    currency = "mixed" if result.mixed else result.currency
+    return csv_download(filename, result.columns, result.rows, currency, total=result.totals)

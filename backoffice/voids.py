@@ -7,34 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from backoffice import actions
+from backoffice.access import staff_page
 from backoffice.models import VoidRequest
 from games.errors import GameError
 from games.models import Table
 from wallet.errors import WalletError
 
-
-def _staff_who_may_void(request: HttpRequest) -> HttpResponse | None:
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not (
-        request.user.is_active and request.user.is_staff and request.user.has_perm("backoffice.void_game")
-    ):
-        raise PermissionDenied("Your staff role does not include voiding games.")
-    return None
+VOID = "backoffice.void_game"
 
 
+@staff_page(VOID)
 def voids(request: HttpRequest) -> HttpResponse:
     """The running games, the voids waiting for a second staff member, and the last voids."""
-    refused = _staff_who_may_void(request)
-    if refused is not None:
-        return refused
     context: dict[str, Any] = {
         "running": Table.objects.filter(status="playing")
         .select_related("template")
@@ -50,9 +39,6 @@ def voids(request: HttpRequest) -> HttpResponse:
 
 
 def _act(request: HttpRequest, step: Any) -> HttpResponse:
-    refused = _staff_who_may_void(request)
-    if refused is not None:
-        return refused
     try:
         step()
     except (GameError, WalletError) as error:
@@ -63,6 +49,7 @@ def _act(request: HttpRequest, step: Any) -> HttpResponse:
 
 
 @require_POST
+@staff_page(VOID)
 def request_void(request: HttpRequest) -> HttpResponse:
     table = request.POST.get("table", "")
 
@@ -76,6 +63,7 @@ def request_void(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@staff_page(VOID)
 def confirm_void(request: HttpRequest, request_id: int) -> HttpResponse:
     def step() -> None:
         table = actions.confirm_void(request_id, request.POST.get("reason", ""), request.user)

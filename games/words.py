@@ -57,6 +57,21 @@ OUTCOMES = {
     "in": "Playing",
 }
 
+#: How a game went for a player (the back office's games of a player): a pool game won, split,
+#: lost, left, or still being played; a 21-card table by what they came away with.
+GAME_RESULTS = {
+    "won": "Won the game",
+    "split": "Shared the prize (split)",
+    "lost": "Lost",
+    "left": "Left the game",
+    "eliminated": "Eliminated",
+    "playing": "Still playing",
+    "voided": "Voided by staff: every fee and hold back",
+    "ahead": "Came out ahead",
+    "behind": "Came out behind",
+    "even": "Broke even",
+}
+
 #: A player's standing at the table (games.engine.table.Status) and their seat.
 STATUSES = {
     "seated": "Waiting for the next game",
@@ -68,6 +83,14 @@ STATUSES = {
     "playing": "Playing",
     "finished": "Finished",
     "cancelled": "Cancelled",
+}
+
+#: What a deal waits for in each of its phases (games.engine.deal.Phase).
+DEAL_PHASES = {
+    "play": "draw and discard",
+    "declaring": "grouping after declaring",
+    "show": "showing their groups",
+    "over": "the deal is over",
 }
 
 #: Table events, as the log and the replay name them.
@@ -132,6 +155,14 @@ PILES = {"closed": "closed pile", "open": "open pile"}
 
 CURRENCIES = {"INR": "Rupees", "CHIPS": "Practice chips"}
 
+#: What a stored amount counts, per currency (a download's amounts are integers in hundredths);
+#: "mixed": a table with rupee and chip rows.
+UNITS = {
+    "INR": "paise",
+    "CHIPS": "hundredths of a chip",
+    "mixed": "paise for rupees, hundredths of a chip for chips",
+}
+
 #: Changes to a player's protection (protection.history), as staff read them.
 PROTECTION = {
     "break_taken": "Took a break",
@@ -144,15 +175,33 @@ PROTECTION = {
     "region_changed": "Changed their region",
 }
 
+#: The staff roles (backoffice.roles: the groups of the same names).
+ROLES = {"support": "Support", "cashier": "Cashier", "risk": "Risk", "admin": "Admin"}
+
+#: What a staff action was taken on (the audit log's targets: ``journal:42``, ``user:5``).
+TARGETS = {
+    "user": "Player",
+    "accounts.user": "User",
+    "journal": "Journal",
+    "withdrawal": "Withdrawal",
+    "table": "Table",
+    "games.tabletemplate": "Table template",
+}
+
 _TABLES = {
     "variant": VARIANTS,
     "outcome": OUTCOMES,
+    "result": GAME_RESULTS,
     "status": STATUSES,
+    "deal_phase": DEAL_PHASES,
     "event": EVENTS,
     "group": GROUP_KINDS,
     "pile": PILES,
     "currency": CURRENCIES,
+    "unit": UNITS,
     "protection": PROTECTION,
+    "role": ROLES,
+    "target": TARGETS,
 }
 
 

@@ -261,7 +261,7 @@ PAYOUT_RETRY_SECONDS = env_int("PAYOUT_RETRY_SECONDS", 300, minimum=30)
 """An approved withdrawal's payout not taken by the provider this long after it was last sent
 (a failure, a process that died) is sent again, by the minute's sweep (wallet.payouts)."""
 STUCK_TABLE_SECONDS = env_int("STUCK_TABLE_SECONDS", 600, minimum=30)
-"""The back office's live tables: a table unchanged this long stands out as stuck."""
+"""The back office's live tables: a playing table where no player has acted this long stands out as stuck."""
 
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],

@@ -18,8 +18,10 @@ say (INR, paise):
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
-from collections.abc import Iterator
+import io
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +175,17 @@ def seed(monkeypatch: Any) -> Seeded:
     )
 
 
+def csv_by_key(text: str, columns: Iterable[Any]) -> list[dict[str, str]]:
+    """A CSV download's lines keyed by its columns' keys. Its header is the columns' labels, the
+    page's (a money column's with its unit: "Rake (paise)"), in the columns' order."""
+    header, *lines = list(csv.reader(io.StringIO(text)))
+    columns = list(columns)
+    assert len(header) == len(columns), header
+    for shown, column in zip(header, columns, strict=True):
+        assert shown == column.label or shown.startswith(f"{column.label} ("), (shown, column.label)
+    return [dict(zip([c.key for c in columns], line, strict=True)) for line in lines]
+
+
 def play_a_deal(alice: Any, bob: Any) -> Table:
     """A 2-seat 101-pool INR table: both join (the game starts), the player whose turn it is drops,
     so deal 1 is over (seed revealed, hands kept) and deal 2 is running."""
@@ -190,4 +203,4 @@ def play_a_deal(alice: Any, bob: Any) -> Table:
     return table
 
 
-__all__ = ["DAY1", "DAY2", "DAY3", "EXPECTED", "Currency", "Seeded", "play_a_deal", "seed"]
+__all__ = ["DAY1", "DAY2", "DAY3", "EXPECTED", "Currency", "Seeded", "csv_by_key", "play_a_deal", "seed"]

@@ -17,9 +17,19 @@ from django.utils import timezone
 
 from backoffice import actions, reports
 from backoffice.models import AuditAction, AuditLog
+from backoffice.players import STATEMENT
 from games import services
-from games.models import Table
-from tests.backoffice.support import DAY1, DAY2, DAY3, EXPECTED, _fast_passwords, deposit, seed  # noqa: F401
+from games.models import TableEvent
+from tests.backoffice.support import (  # noqa: F401
+    DAY1,
+    DAY2,
+    DAY3,
+    EXPECTED,
+    _fast_passwords,
+    csv_by_key,
+    deposit,
+    seed,
+)
 from tests.backoffice.test_staff_roles import live_deal
 from tests.conftest import make_user
 from wallet import cashier, reconcile
@@ -61,10 +71,10 @@ def test_live_tables_show_players_deal_pool_phase_and_what_the_table_waits_for(s
     assert "Ask for a void" in row, "a running game offers the void (R-MONEY-7)"
 
 
-def test_live_tables_a_table_unchanged_past_the_threshold_stands_out(seeded, client, risk):
+def test_live_tables_a_table_without_a_player_action_past_the_threshold_stands_out(seeded, client, risk):
     table = live_deal(seeded)
     long_ago = timezone.now() - dt.timedelta(seconds=settings.STUCK_TABLE_SECONDS + 60)
-    Table.objects.filter(pk=table.pk).update(updated_at=long_ago)
+    TableEvent.objects.filter(table=table).update(created_at=long_ago)
     page = client.get(reverse("backoffice:tables")).content.decode()
     assert '<tr class="stuck">' in page
     assert "1 stuck" in page
@@ -123,7 +133,7 @@ def test_player_page_shows_balances_held_seats_statement_games_cash_and_staff_ac
 def test_player_statement_csv_adds_up_to_each_balance(seeded, client, risk):
     alice = seeded.users["alice"]
     body = client.get(reverse("backoffice:statement", args=[alice.pk]), {"format": "csv"}).content.decode()
-    rows = list(csv.DictReader(io.StringIO(body)))
+    rows = csv_by_key(body, STATEMENT)
     assert rows
     for account in Account.objects.filter(owner=alice):
         mine = [
@@ -316,7 +326,7 @@ def test_takings_report_csv_totals_equal_the_page_totals(seeded, client, risk):
     page = client.get(reverse("backoffice:report", args=["takings"]), query).content.decode()
     foot = page[page.index("<tfoot>") : page.index("</tfoot>")]
     body = client.get(reverse("backoffice:report", args=["takings"]), {**query, "format": "csv"})
-    *_, total = list(csv.DictReader(io.StringIO(body.content.decode())))
+    *_, total = csv_by_key(body.content.decode(), reports.takings_report.columns)
     for key in ("entry_fees", "rejoin_fees", "prizes", "splits", "rake", "refunds", "settlements"):
         assert rupees(int(total[key])) in foot, key
     assert "₹325.00" in foot, "the week's entry fees, the Indian way"

@@ -3,8 +3,6 @@ the csv module and carry the same totals; the pages draw an inline SVG chart."""
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date, timedelta
 from xml.etree import ElementTree
 
@@ -15,7 +13,16 @@ from django.utils import timezone
 
 from backoffice import reports
 from tests.api.support import _fresh_throttles, client_for  # noqa: F401
-from tests.backoffice.support import DAY1, DAY2, DAY3, EXPECTED, _fast_passwords, play_a_deal, seed  # noqa: F401
+from tests.backoffice.support import (  # noqa: F401
+    DAY1,
+    DAY2,
+    DAY3,
+    EXPECTED,
+    _fast_passwords,
+    csv_by_key,
+    play_a_deal,
+    seed,
+)
 from tests.conftest import off_site
 from wallet import reports as wallet_reports
 from wallet.models import Account, AccountKind, Currency, Entry, JournalKind, Transfer
@@ -44,7 +51,7 @@ def csv_of(client, slug: str, **query) -> list[dict[str, str]]:
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    return csv_by_key(response.content.decode(), reports.REPORTS[slug][1].__self__.columns)
 
 
 def test_rake_by_day_variant_and_template_matches_the_ledger(seeded):

@@ -98,10 +98,15 @@ def _admin_urls(live: Table) -> list[str]:
     ]
     # The daily-work pages: live tables, players (search, page, statement and CSV), withdrawals.
     urls += ["/backoffice/", "/backoffice/tables/", "/backoffice/voids/", "/backoffice/withdrawals/"]
+    urls += ["/backoffice/audit/"]
     urls += [f"/backoffice/players/?q={q}" for q in ("a", live.pk, "")]
     for pk in Seat.objects.filter(table=live).values_list("user_id", flat=True):
         urls += [f"/backoffice/players/{pk}/", f"/backoffice/players/{pk}/statement/"]
         urls += [f"/backoffice/players/{pk}/statement/?format=csv"]
+        urls += [
+            f"/backoffice/players/{pk}/statement/reverse/{journal}/"
+            for journal in Journal.objects.filter(entries__account__owner_id=pk).values_list("pk", flat=True)
+        ]
     for slug in ("takings", "rake", "payouts", "cashflow", "held", "activity", "reconcile"):
         urls += [f"/backoffice/reports/{slug}/", f"/backoffice/reports/{slug}/?format=csv"]
     urls += [

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from backoffice.reports import takings_report
+from tests.backoffice.support import csv_by_key
 from tests.browser.site import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -91,7 +93,11 @@ def test_staff_void_a_running_game_with_two_members_and_approve_the_oldest_withd
     cash.screenshot(path=str(SHOTS / "backoffice-takings.png"), full_page=True)
     with cash.expect_download() as download:
         cash.get_by_role("link", name="Download CSV").click()
-    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
+    text = Path(download.value.path()).read_text()
+    assert next(csv.reader(io.StringIO(text)))[:4] == ["Day", "Variant", "Template", "Entry fees (paise)"], (
+        "the page's labels, and the unit"
+    )
+    rows = csv_by_key(text, takings_report.columns)
     total = rows[-1]
     assert total["day"] == "total"
     assert (total["entry_fees"], total["refunds"], total["rake"]) == ("20000", "20000", "0"), "paise"
