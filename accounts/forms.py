@@ -102,18 +102,29 @@ def clean_region(value: str) -> str:
 
 
 class ProfileForm(_UserModelForm):
+    """The player's name, e-mail address and region. The region is not saved here:
+    :attr:`region_asked` is the region the player asks for, which player protection decides
+    (``accounts.signals``)."""
+
     region = forms.CharField(label="Where you live", max_length=6, widget=forms.Select())
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "region")
+        fields = ("display_name", "email")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["region"].initial = self.instance.region
         options = regions.choices()
         if self.instance.region not in dict(options):
             options = [(self.instance.region, regions.name_of(self.instance.region)), *options]
         self.fields["region"].widget.choices = options
+
+    @property
+    def region_asked(self) -> str | None:
+        """The region the player asks to move to, or None when unchanged."""
+        region = str(self.cleaned_data.get("region", ""))
+        return None if region == self.instance.region else region
 
     def clean_region(self) -> str:
         if self.cleaned_data["region"] == self.instance.region:

@@ -3,11 +3,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.http import AuthenticatedRequest
 from accounts.registration import register
+from accounts.signals import ask_region_change, region_waiting
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -23,10 +26,16 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Your profile is saved.")
+        notes = ["Your profile is saved."]
+        with transaction.atomic():
+            region = form.region_asked
+            user = form.save()
+            if region is not None:
+                notes.append(ask_region_change(user, region))
+        messages.success(request, " ".join(notes))
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form}, status=400 if form.errors else 200)
+    context = {"form": form, "region_waiting": region_waiting(request.user)}
+    return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)

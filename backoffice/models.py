@@ -25,6 +25,8 @@ class AuditAction(models.TextChoices):
     VOID_GAME = "void_game", "Voided a game (second of two)"
     VERIFY_IDENTITY = "verify_identity", "Verified a player's identity"
     REJECT_IDENTITY = "reject_identity", "Rejected a player's identity check"
+    APPROVE_MOVE = "approve_move", "Approved a player's change of region"
+    REFUSE_MOVE = "refuse_move", "Refused a player's change of region"
 
 
 class AuditLog(models.Model):

@@ -18,6 +18,7 @@ urlpatterns = [
     path("reports/<slug:slug>/", views.report, name="report"),
     path("identity/", protection.identity_queue, name="identity"),
     path("identity/<int:user_id>/decide/", protection.decide_identity, name="decide_identity"),
+    path("identity/moves/<int:change_id>/decide/", protection.decide_region, name="decide_region"),
     path("protection/", protection.report, name="protection"),
     path("voids/", voids.voids, name="voids"),
     path("voids/request/", voids.request_void, name="request_void"),
