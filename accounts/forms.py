@@ -55,6 +55,7 @@ class SignUpForm(_UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["region"].widget.choices = [("", "Choose your state or territory"), *regions.choices()]
+        self.fields["email"].label = "E-mail address"
         self.fields["email"].help_text = EMAIL_HELP
 
     def clean_region(self) -> str:
@@ -124,7 +125,14 @@ class ProfileForm(_UserModelForm):
     its link is followed. The region is not saved here: :attr:`region_asked` is the region the
     player asks for, which player protection decides (``accounts.signals``)."""
 
-    region = forms.CharField(label="Where you live", max_length=6, widget=forms.Select())
+    region = forms.CharField(
+        label="Where you live",
+        max_length=6,
+        widget=forms.Select(),
+        help_text="A move to a region where money play is closed closes it for you at once. A move "
+        "to one where it is open opens it after the same wait as a raised limit; once your "
+        "identity is verified, our staff check the move first.",
+    )
     password = forms.CharField(
         label="Your password",
         required=False,
@@ -145,7 +153,8 @@ class ProfileForm(_UserModelForm):
         if self.instance.region not in dict(options):
             options = [(self.instance.region, regions.name_of(self.instance.region)), *options]
         self.fields["region"].widget.choices = options
-        self.fields["email"].help_text = EMAIL_HELP
+        self.fields["email"].label = "E-mail address"
+        self.fields["email"].help_text = "A new address is confirmed by a link we mail to it."
 
     @property
     def email_changed(self) -> bool:

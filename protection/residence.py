@@ -166,9 +166,13 @@ def asked(sender: Any, *, user: Any, region: str, **kwargs: Any) -> str:
     user.region = _region_of(uid(user))
     name = regions.name_of(change.region)
     if change.status == RegionChangeStatus.REVIEW:
+        until = (
+            "your region stays undeclared"
+            if change.was == regions.UNDECLARED
+            else f"you live in {regions.name_of(change.was)}"
+        )
         return (
-            f"Your move to {name} waits for a staff review, as your identity is verified; until "
-            f"then you live in {regions.name_of(change.was)}."
+            f"Your move to {name} waits for a staff review, as your identity is verified; until then {until}."
         )
     if not region_allowed(change.region):
         return f"You now live in {name}, where money play is not offered. Practice tables are open."
