@@ -17,11 +17,10 @@ from django.utils import timezone
 from accounts import confirmation
 from accounts.models import User
 from tests.conftest import make_user
+from tests.site.test_login_and_sessions import signup
 from tests.site.test_password_reset import confirmed
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "green-felt-table-42"
 
 
 def link_in(message) -> str:
@@ -31,15 +30,7 @@ def link_in(message) -> str:
 
 
 def sign_up(client, **fields):
-    data = {
-        "username": "nisha",
-        "password1": PASSWORD,
-        "password2": PASSWORD,
-        "date_of_birth": "1990-01-01",
-        "region": "IN-KA",
-        "email": "Nisha@Example.com",
-    } | fields
-    return client.post(reverse("accounts:signup"), data)
+    return signup(client, **{"username": "nisha", "email": "Nisha@Example.com", **fields})
 
 
 def test_sign_up_mails_a_link_that_confirms_the_address(client, deliver, mailoutbox):
