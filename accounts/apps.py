@@ -9,10 +9,13 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
+        from django.core import checks
 
+        from accounts.mail import check_server
         from accounts.sessions import on_logged_out
 
         user_logged_out.connect(on_logged_out, dispatch_uid="accounts.close_session_sockets")
+        checks.register(check_server, checks.Tags.security, deploy=True)
 
 
 # django-otp's two apps as its own configs set them up, named for the staff who read the

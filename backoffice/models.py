@@ -31,6 +31,8 @@ class AuditAction(models.TextChoices):
     VERIFY_IDENTITY = "verify_identity", "Verified a player's identity"
     REJECT_IDENTITY = "reject_identity", "Rejected a player's identity check"
     REQUEST_REVERSAL = "request_reversal", "Asked for the reversal of a journal (first of two)"
+    APPROVE_MOVE = "approve_move", "Approved a player's change of region"
+    REFUSE_MOVE = "refuse_move", "Refused a player's change of region"
 
 
 class AuditLog(models.Model):

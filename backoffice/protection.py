@@ -1,6 +1,7 @@
-"""Player protection for staff: the identity checks waiting, oldest first,
-decided by risk staff with a reason (never their own); and one page of the players with limits,
-breaks, self-exclusions or a check waiting, with every change recorded. Staff see
+"""Player protection for staff: the identity checks and the changes of region waiting for a
+review (R-PROT-9: a verified player's move), oldest first, decided by risk staff with a reason
+(never their own) and audited; and one page of the players with limits, breaks,
+self-exclusions, a move cooling off or a check waiting, with every change recorded. Staff see
 self-exclusions and breaks; nothing here, or anywhere, lifts or shortens one (R-PROT-3)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +21,8 @@ from accounts.regions import name_of
 from backoffice import actions
 from backoffice.access import staff_page
 from backoffice.live import waited_words
-from protection import exclusions, limits
+from backoffice.models import AuditAction
+from protection import exclusions, limits, residence
 from protection.models import (
     DocumentType,
     Exclusion,
@@ -27,6 +30,8 @@ from protection.models import (
     LimitChange,
     LimitKind,
     ProtectionEvent,
+    RegionChange,
+    RegionChangeStatus,
     Verification,
 )
 from protection.refusal import ProtectionError
@@ -45,9 +50,18 @@ def identity_queue(request: HttpRequest) -> HttpResponse:
         {"check": check, "age": waited_words(now - check.submitted_at) if check.submitted_at else ""}
         for check in waiting.order_by("submitted_at", "id")[:200]
     ]
-    return render(
-        request, "backoffice/identity.html", {"rows": rows, "may_review": request.user.has_perm(REVIEW)}
-    )
+    moves = RegionChange.objects.filter(status=RegionChangeStatus.REVIEW).select_related("user")
+    move_rows = [
+        {
+            "move": move,
+            "was": name_of(move.was),
+            "to": name_of(move.region),
+            "age": waited_words(now - move.requested_at),
+        }
+        for move in moves.order_by("requested_at", "id")[:200]
+    ]
+    context = {"rows": rows, "moves": move_rows, "may_review": request.user.has_perm(REVIEW)}
+    return render(request, "backoffice/identity.html", context)
 
 
 @require_POST
@@ -60,6 +74,38 @@ def decide_identity(request: HttpRequest, user_id: int) -> HttpResponse:
         messages.error(request, error.message)
     else:
         messages.success(request, f"Identity of player {user_id} {'verified' if verified else 'rejected'}.")
+    return redirect("backoffice:identity")
+
+
+def decide_move(change_id: int, approve: bool, reason: str, by_user: Any) -> RegionChange:
+    """Approve or refuse a verified player's change of region (R-PROT-9): risk staff, with a
+    reason (the player reads a refusal's), never their own; one audit row."""
+    reason = actions._check(by_user, reason, REVIEW)
+    with transaction.atomic():
+        move = residence.decide(change_id, approve, by=by_user, reason=reason)
+        actions.record(
+            by_user,
+            AuditAction.APPROVE_MOVE if approve else AuditAction.REFUSE_MOVE,
+            f"user:{move.user_id}",
+            reason,
+            change=move.pk,
+            was=move.was,
+            region=move.region,
+        )
+    return move
+
+
+@require_POST
+@staff_page(REVIEW)
+def decide_region(request: HttpRequest, change_id: int) -> HttpResponse:
+    approve = request.POST.get("decision") == "approve"
+    try:
+        move = decide_move(change_id, approve, request.POST.get("reason", ""), request.user)
+    except (WalletError, ProtectionError) as error:
+        messages.error(request, error.message)
+    else:
+        done = "approved" if approve else "refused"
+        messages.success(request, f"Move of player {move.user_id} to {name_of(move.region)} {done}.")
     return redirect("backoffice:identity")
 
 
@@ -108,8 +154,13 @@ def describe(event: ProtectionEvent) -> tuple[str, str]:
         document = DocumentType(details.get("document_type", DocumentType.PAN)).label
         reference = details.get("provider_ref", "")
         what = f"{document} ending {details.get('last_four', '')} (provider's reference {reference})"
-    elif event.kind == "region_changed":
+    elif event.kind.startswith("region_"):
         what = f"from {name_of(str(details.get('was', '')))} to {name_of(str(details.get('now', '')))}"
+        opens = parse_datetime(str(details.get("opens_at") or ""))
+        if opens is not None:
+            what += f"; money play opens there on {exclusions.when(opens)}"
+        if details.get("reason"):
+            what += f" ({details['reason']})"
     else:
         what = str(details.get("reason", ""))
     return who, what
@@ -139,9 +190,17 @@ def report(request: HttpRequest) -> HttpResponse:
         if found.amount is None and found.pending_at is None:
             continue
         limit_rows.append({"user": change.user, "kind": change.get_kind_display(), "limit": found})
+    moves = RegionChange.objects.filter(
+        Q(status=RegionChangeStatus.REVIEW) | Q(status=RegionChangeStatus.APPLIED, opens_at__gt=now)
+    ).select_related("user")
     context = {
         "exclusions": [{"exclusion": e, "until": exclusions.when(e.ends_at)} for e in active],
         "limits": limit_rows,
+        "moves": [
+            {"move": move, "was": name_of(move.was), "to": name_of(move.region)}
+            for move in moves.order_by("requested_at", "id")
+            if move.status == RegionChangeStatus.REVIEW or residence.wait_of(move.user_id, now=now)
+        ],
         "pending_checks": Verification.objects.filter(status=KycStatus.PENDING).count(),
         "events": [
             (event, *describe(event)) for event in ProtectionEvent.objects.select_related("user", "by")[:100]

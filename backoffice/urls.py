@@ -23,6 +23,7 @@ urlpatterns = [
     path("reports/<slug:slug>/", views.report, name="report"),
     path("identity/", protection.identity_queue, name="identity"),
     path("identity/<int:user_id>/decide/", protection.decide_identity, name="decide_identity"),
+    path("identity/moves/<int:change_id>/decide/", protection.decide_region, name="decide_region"),
     path("protection/", protection.report, name="protection"),
     path("audit/", audit.audit, name="audit"),
     path("voids/", voids.voids, name="voids"),

@@ -173,6 +173,8 @@ PROTECTION = {
     "kyc_verified": "Identity verified",
     "kyc_rejected": "Identity check rejected",
     "region_changed": "Changed their region",
+    "region_review_asked": "Asked to change their region (waits for a staff review)",
+    "region_refused": "Change of region refused",
 }
 
 #: The staff roles (backoffice.roles: the groups of the same names).

@@ -8,12 +8,17 @@ class ProtectionConfig(AppConfig):
     verbose_name = "Player protection"
 
     def ready(self) -> None:
-        """Record each change of a player's region (R-PROT-1), whoever saves it."""
+        """Answer a player's request to move (R-PROT-9, ``protection.residence``), and treat a
+        region saved on the user elsewhere (the admin) as the same move, whoever saves it."""
         from django.db.models.signals import pre_save
 
         from accounts.models import User
+        from accounts.signals import region_change_asked, region_change_waiting
+        from protection import residence
 
         pre_save.connect(_region_changed, sender=User, dispatch_uid="protection.region_changed")
+        region_change_asked.connect(residence.asked, dispatch_uid="protection.residence.asked")
+        region_change_waiting.connect(residence.waiting, dispatch_uid="protection.residence.waiting")
 
 
 def _region_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -22,6 +27,6 @@ def _region_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
         return
     before = sender.objects.filter(pk=instance.pk).values_list("region", flat=True).first()
     if before is not None and before != instance.region:
-        from protection.history import record
+        from protection.residence import edited
 
-        record(instance, "region_changed", was=before, now=instance.region)
+        edited(instance.pk, was=before, region=instance.region)

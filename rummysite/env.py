@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+from email.utils import parseaddr
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -27,7 +29,7 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use 1/0, true/false, yes/no or on/off")
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
     value = os.environ.get(name)
     if value is None:
         return default
@@ -37,6 +39,8 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={number} must be at least {minimum}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={number} must be at most {maximum}")
     return number
 
 
@@ -45,6 +49,23 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+_ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+def env_email(name: str, default: str) -> str:
+    """A sender's address, ``noreply@example.com`` or ``Rummy <noreply@example.com>``."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    _, address = parseaddr(value)
+    if "\n" in value or "\r" in value or not _ADDRESS.match(address):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an e-mail address: "
+            "use noreply@example.com or Rummy <noreply@example.com>"
+        )
+    return value.strip()
 
 
 def env_url(name: str, schemes: tuple[str, ...]) -> str | None:

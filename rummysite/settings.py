@@ -14,7 +14,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from rummysite.env import env_bool, env_int, env_list, env_str, env_url
+from rummysite.env import env_bool, env_email, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -425,6 +425,38 @@ REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"] = ["api.parsers.StrictJSONParser"]
 REST_FRAMEWORK["TEST_REQUEST_DEFAULT_FORMAT"] = "json"
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024, minimum=1024)
 API_MAX_JSON_DEPTH = 8
+
+# E-mail: the links that set a new password and confirm an address (accounts.reset,
+# accounts.confirmation), sent by the mail thread (accounts.mail). SMTP when EMAIL_HOST is set;
+# else printed on the console with DEBUG on, and nothing sent with it off (`check --deploy`
+# warns: production needs a mail server, docs/DEPLOY.md "E-mail").
+EMAIL_HOST = env_str("EMAIL_HOST") or ""
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
+    if bool(EMAIL_HOST_USER) != bool(EMAIL_HOST_PASSWORD):
+        raise ImproperlyConfigured("EMAIL_HOST_USER and EMAIL_HOST_PASSWORD are set together, or neither")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT != 465)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+    if EMAIL_USE_TLS and EMAIL_USE_SSL:
+        raise ImproperlyConfigured(
+            "EMAIL_USE_TLS (STARTTLS, port 587) and EMAIL_USE_SSL (port 465): one or the other"
+        )
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+    if not DEBUG and env_str("DEFAULT_FROM_EMAIL") is None:
+        raise ImproperlyConfigured("DEFAULT_FROM_EMAIL must be set with EMAIL_HOST when DEBUG is off")
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+DEFAULT_FROM_EMAIL = env_email("DEFAULT_FROM_EMAIL", "Rummy <noreply@localhost>")
+# A link to set a new password works this long, once; the pages that mail links answer 429 past
+# these counts in an hour, for one address or from one client, whether or not it has an account.
+PASSWORD_RESET_TIMEOUT = 60 * env_int("PASSWORD_RESET_MINUTES", 60, minimum=5)
+MAILS_PER_HOUR_PER_ADDRESS = env_int("MAILS_PER_HOUR_PER_ADDRESS", 3, minimum=1)
+MAILS_PER_HOUR_PER_CLIENT = env_int("MAILS_PER_HOUR_PER_CLIENT", 10, minimum=1)
 
 # Staff two-factor sign-in (django-otp, accounts/totp.py): with it on (default: DEBUG off),
 # /admin/, /backoffice/ and /api/staff/ need a TOTP-verified session, and staff get an API

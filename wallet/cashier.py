@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from accounts.text import visible
 from hotpath import statements
-from protection import exclusions, kyc, limits, money_play
+from protection import kyc, limits, money_play
 from protection.limits import DEPOSIT_KINDS
-from protection.models import Exclusion, LimitChange
+from protection.models import LimitChange
 from protection.players import lock_statement
 from wallet import payouts
 from wallet.errors import Code, WalletError, rupees
@@ -43,8 +43,6 @@ from wallet.providers import PaymentProvider, get_provider
 from wallet.tax import due as tax_due
 
 if TYPE_CHECKING:
-    from django.db.models import QuerySet
-
     from accounts.models import User
 
 #: Defaults of the limits, in paise; override with settings of the same name.
@@ -80,41 +78,23 @@ def _uid(user: User | int) -> int:
     return user if isinstance(user, int) else int(user.pk)
 
 
-#: What money play asks of the player (R-PROT-1): whether they are a bot, and their region.
-_PLAYER_COLUMNS = ("id", "is_bot", "region")
-
-
 def _may_deposit(uid: int, now: datetime) -> None:
-    """Deposits are money play (R-PROT-1..3): refused with the reason when it is off for the
-    player. One round trip: the player's row and their exclusions."""
-    from accounts.models import User as Users
-
-    player, taken = statements.execute_many([_PLAYER.statement(uid), exclusions.TAKEN.statement(uid)])
-    if not player.rows:
+    """Deposits are money play (R-PROT-1..3, R-PROT-9): refused with the reason when it is off
+    for the player. One round trip: the player's row, their exclusions and their latest move."""
+    results = statements.execute_many(money_play.reads(uid))
+    if not results[0].rows:
         raise WalletError(Code.NOT_FOUND, "There is no such player.")
-    row = statements.instance(Users, _PLAYER_COLUMNS, player.rows[0])
-    found = money_play.refusal_given(
-        row, lambda: exclusions.in_force(statements.instances(Exclusion, taken.rows), now)
-    )
+    found = money_play.refusal_among(results, now)
     if found is not None:
         raise WalletError(Code.MONEY_PLAY_REFUSED, found.message)
-
-
-def _player_read(user_id: int) -> QuerySet[Any, Any]:
-    from accounts.models import User as Users
-
-    return Users.objects.filter(pk=user_id).order_by().values_list(*_PLAYER_COLUMNS)
-
-
-_PLAYER = statements.Prepared(_player_read, arity=1)
 
 
 def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider | None = None) -> Deposit:
     """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet.
 
-    Two round trips before the insert: the checks of money play (the player's row and their
-    exclusions), then, under the player's lock, their deposit limits (and, when one is set, what
-    its period has used). The provider is called between the two, outside the transaction."""
+    Two round trips before the insert: the checks of money play (the player's row, their
+    exclusions and latest move), then, under the player's lock, their deposit limits (and, when
+    one is set, what its period has used). The provider is called between the two, outside the transaction."""
     uid = _uid(user)
     amount = _check_limits(amount, "deposit", "WALLET_MIN_DEPOSIT", "WALLET_MAX_DEPOSIT")
     now = timezone.now()

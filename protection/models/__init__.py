@@ -4,6 +4,7 @@ from protection.models.exclusion import Exclusion, ExclusionKind
 from protection.models.history import ProtectionEvent
 from protection.models.kyc import DocumentType, KycStatus, Verification
 from protection.models.limits import LimitChange, LimitKind
+from protection.models.regions import RegionChange, RegionChangeStatus
 
 __all__ = [
     "DocumentType",
@@ -13,5 +14,7 @@ __all__ = [
     "LimitChange",
     "LimitKind",
     "ProtectionEvent",
+    "RegionChange",
+    "RegionChangeStatus",
     "Verification",
 ]

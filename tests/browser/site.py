@@ -9,6 +9,10 @@ timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair
 practice pool table (tests/browser/test_phone_table.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
 the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
+``python -m tests.browser.site accounts``: alice's address, confirmed (tests/browser/test_accounts.py).
+
+The site mails into files, one a message, in :func:`mail_folder` of its database: a test reads
+what a player would find in their inbox there.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import hashlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 PASSWORD = "browser-test-pass-1"
@@ -29,6 +34,11 @@ def seed_pair(number: int) -> tuple[bytes, bytes]:
         hashlib.sha256(b"browser deal %d" % number).digest(),
         hashlib.sha256(b"browser toss %d" % number).digest(),
     )
+
+
+def mail_folder(database: Path) -> Path:
+    """Where the site serving ``database`` puts its mail (Django's file back end)."""
+    return database.parent / f"{database.stem}-mail"
 
 
 def _django() -> None:
@@ -161,8 +171,26 @@ def six_seats() -> None:
     )
 
 
+def accounts() -> None:
+    """Alice has an address she confirmed: a password reset can reach her."""
+    _django()
+    from django.utils import timezone
+
+    from accounts.models import User
+
+    alice = User.objects.get(username="alice")
+    alice.email = "alice@example.com"
+    alice.save()
+    alice.email_verified_at = timezone.now()
+    alice.save(update_fields=["email_verified_at"])
+
+
 def serve(port: str) -> None:
     _django()
+    from django.conf import settings
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(mail_folder(Path(os.environ["SQLITE_PATH"])))
     seeds = os.environ.get("BROWSER_DEAL_SEEDS")
     if seeds:
         from games import services
@@ -205,6 +233,12 @@ def check(table_id: str) -> None:
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
-    {"setup": setup, "serve": serve, "check": check, "backoffice": backoffice, "six_seats": six_seats}[
-        command
-    ](*args)
+    commands = {
+        "setup": setup,
+        "serve": serve,
+        "check": check,
+        "backoffice": backoffice,
+        "six_seats": six_seats,
+        "accounts": accounts,
+    }
+    commands[command](*args)

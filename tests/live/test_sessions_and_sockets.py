@@ -1,13 +1,18 @@
 """Sessions and websockets: logging out closes the websockets of that session only; a
-password change closes every websocket, session and API token of the user."""
+password change, or a new password set through the link of a password reset, closes every
+websocket, session and API token of the user."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts import mail
 from games.consumers import CLOSE_SIGNED_OUT
 from tests.live.support import ORIGIN, Closed, Conn, db, make_user, run, seat
 
@@ -93,6 +98,36 @@ def test_a_password_change_revokes_every_session_token_and_websocket():
     assert not Token.objects.filter(pk=token.pk).exists()
     assert elsewhere.get("/accounts/profile/").status_code == 302, "the other session is signed out"
     assert here.get("/accounts/profile/").status_code == 200, "the browser that changed it stays in"
+
+
+def test_a_password_reset_closes_every_websocket_session_and_token_of_the_user(monkeypatch, mailoutbox):
+    alice, bob = make_user("alice"), make_user("bob")
+    alice.email = "alice@example.com"
+    alice.set_password(PASSWORD)
+    alice.save()
+    alice.email_verified_at = timezone.now()
+    alice.save(update_fields=["email_verified_at"])
+    table = seat([alice, bob], seats=2, name="101 for two")
+    at_the_table = browser(alice)
+    token = Token.objects.create(user=alice)
+    monkeypatch.setattr(mail, "submit", lambda job: job())  # the mail thread's job, here
+    forgetful = Client()
+
+    async def scenario() -> None:
+        socket = await connect(table.pk, at_the_table)
+        await db(forgetful.post)("/accounts/password/forgot/", {"email": "alice@example.com"})
+        link = re.search(r"https?://testserver(/\S+/)", mailoutbox[0].body).group(1)
+        form = await db(forgetful.get)(link, follow=True)
+        done = await db(forgetful.post)(
+            form.redirect_chain[-1][0], {"new_password1": "blue-felt-77", "new_password2": "blue-felt-77"}
+        )
+        assert done.status_code == 302
+        assert await closed_with(socket) == CLOSE_SIGNED_OUT
+        await socket.close()
+
+    run(scenario)
+    assert not Token.objects.filter(pk=token.pk).exists()
+    assert at_the_table.get("/accounts/profile/").status_code == 302, "the old session is signed out"
 
 
 def test_the_websocket_rate_limit_is_per_user_as_well_as_per_connection(monkeypatch):

@@ -17,11 +17,22 @@ PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "k" * 20 + "-production-secret-for-the-deploy-check-0123456789",
     "ALLOWED_HOSTS": "rummy.example.com",
+    "EMAIL_HOST": "smtp.example.com",
+    "DEFAULT_FROM_EMAIL": "Rummy <noreply@rummy.example.com>",
 }
+MAIL = (
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+)
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}}
+    set_here = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DEFAULT_FROM_EMAIL", *MAIL}
+    clean = {k: v for k, v in os.environ.items() if k not in set_here}
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
@@ -100,3 +111,57 @@ def test_the_redis_socket_timeouts_agree_with_the_channel_layer(settings):
 
     assert RedisChannelLayer.brpop_timeout == settings.CHANNEL_LAYER_BLOCKING_READ_SECONDS
     assert settings.REDIS_OPTIONS["socket_timeout"] > RedisChannelLayer.brpop_timeout
+
+
+def mail_settings(**env: str) -> dict[str, str]:
+    shown = "EMAIL_BACKEND", "EMAIL_PORT", "EMAIL_USE_TLS", "EMAIL_USE_SSL", "DEFAULT_FROM_EMAIL"
+    code = (
+        f"from django.conf import settings; print(repr({{n: getattr(settings, n, None) for n in {shown!r}}}))"
+    )
+    done = run_manage("shell", "-c", code, **env)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own repr of settings
+
+
+def test_mail_is_printed_on_the_console_in_development_and_sent_by_smtp_when_configured():
+    assert mail_settings(DEBUG="1")["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    smtp = mail_settings(DEBUG="1", EMAIL_HOST="smtp.example.com")
+    assert smtp["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (smtp["EMAIL_PORT"], smtp["EMAIL_USE_TLS"], smtp["EMAIL_USE_SSL"]) == (587, True, False)
+    ssl = mail_settings(DEBUG="1", EMAIL_HOST="smtp.example.com", EMAIL_PORT="465")
+    assert (ssl["EMAIL_USE_TLS"], ssl["EMAIL_USE_SSL"]) == (False, True)
+    production = mail_settings(**PRODUCTION)
+    assert production["DEFAULT_FROM_EMAIL"] == "Rummy <noreply@rummy.example.com>"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is not a whole number"),
+        ({"EMAIL_PORT": "70000"}, "EMAIL_PORT=70000 must be at most 65535"),
+        ({"EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"}, "one or the other"),
+        ({"EMAIL_USE_TLS": "maybe"}, "EMAIL_USE_TLS='maybe' is not a boolean"),
+        ({"EMAIL_HOST_USER": "rummy"}, "EMAIL_HOST_USER and EMAIL_HOST_PASSWORD are set together"),
+        (
+            {"DEFAULT_FROM_EMAIL": "the rummy site"},
+            "DEFAULT_FROM_EMAIL='the rummy site' is not an e-mail address",
+        ),
+        ({"DEFAULT_FROM_EMAIL": ""}, "is not an e-mail address"),
+    ],
+)
+def test_mail_settings_that_make_no_sense_stop_the_site(env, message):
+    result = run_manage("check", DEBUG="1", EMAIL_HOST="smtp.example.com", **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_production_names_its_sender_and_without_a_mail_server_the_deploy_check_says_so():
+    result = run_manage("check", **{k: v for k, v in PRODUCTION.items() if k != "DEFAULT_FROM_EMAIL"})
+    assert result.returncode != 0
+    assert "DEFAULT_FROM_EMAIL must be set with EMAIL_HOST when DEBUG is off" in result.stderr
+    no_server = {k: v for k, v in PRODUCTION.items() if k not in ("EMAIL_HOST", "DEFAULT_FROM_EMAIL")}
+    assert mail_settings(**no_server)["EMAIL_BACKEND"] == "django.core.mail.backends.dummy.EmailBackend"
+    warned = run_manage("check", "--deploy", "--fail-level", "WARNING", **no_server)
+    assert warned.returncode != 0
+    assert "accounts.W001" in warned.stderr + warned.stdout
+    assert "EMAIL_HOST is not set" in warned.stderr + warned.stdout
