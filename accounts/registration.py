@@ -17,9 +17,11 @@ from accounts.signals import player_signed_up
 
 
 def register(form: SignUpForm) -> User:
-    """Save a valid sign-up form's new player, in one transaction with what the signal does."""
+    """Save a valid sign-up form's new player, in one transaction with what the signal does.
+    The password is hashed first, outside it: no pooled connection waits on the hashing
+    (accounts.hashers)."""
+    user: User = form.save(commit=False)
     with transaction.atomic():
-        user: User = form.save(commit=False)
         user.adult_confirmed_at = timezone.now()
         user.save()
         player_signed_up.send(sender=User, user=user)

@@ -139,6 +139,14 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "home"
 
+# Django's PBKDF2, handing the pooled database connection back while it hashes (accounts.hashers).
+PASSWORD_HASHERS = [
+    "accounts.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
