@@ -8,58 +8,23 @@ from dataclasses import replace
 import pytest
 
 from games.engine import table as t
-from games.engine.actions import Declare, Discard, Draw, Drop, Finish, IllegalAction
+from games.engine.actions import Declare, Draw, Finish, IllegalAction
 from games.engine.toss import next_dealer, toss
 from games.engine.variants import DEALS, DEALS_CHOICES, POINTS13
+from tests.engine import table_support as support
+from tests.engine.table_support import SEED, SEED2, in_turn_order, play_out, turn_of
 
-SEED = bytes(range(32))
-SEED2 = bytes(range(1, 33))
 FEE = 5000
 
 
 def seated(names=("a", "b"), deals=2, **rules):
-    rules.setdefault("seats", len(names))
     rules.setdefault("entry_fee", FEE)
-    state = t.open_table(DEALS, t.Rules(deals=deals, **rules), 0)
-    money = []
-    for i, name in enumerate(names):
-        progress = t.apply(state, t.Join(name, i))
-        state = progress.state
-        money.extend(progress.money)
-    return state, money
+    return support.seated(DEALS, names, deals=deals, **rules)
 
 
 def started(names=("a", "b"), deals=2, **rules):
-    state, _ = seated(names, deals, **rules)
-    if state.waiting_for == "countdown":
-        state = t.apply(state, t.Timeout(state.deadline_ms)).state
-    return t.apply(state, t.NextDeal(state.now_ms + 1, SEED, SEED2))
-
-
-def turn_of(state):
-    return state.deal.seats[state.deal.turn].player
-
-
-def in_turn_order(state):
-    deal = state.deal
-    return list(deal.players[deal.turn :] + deal.players[: deal.turn])
-
-
-def play_out(state, winner):
-    """Everyone but ``winner`` drops on their turn (a first drop: 20); the winner draws and
-    discards. The deal's money and events."""
-    money, events = [], []
-    while state.phase is t.Phase.PLAYING:
-        player = turn_of(state)
-        if player != winner:
-            progress = t.apply(state, Drop(player, state.now_ms + 1))
-        else:
-            state = t.apply(state, Draw(player, "closed", state.now_ms + 1)).state
-            progress = t.apply(state, Discard(player, state.deal.drawn, state.now_ms + 1))
-        state = progress.state
-        money.extend(progress.money)
-        events.extend(progress.events)
-    return state, money, events
+    rules.setdefault("entry_fee", FEE)
+    return support.started(DEALS, names, deals=deals, **rules)
 
 
 def next_deal(state):

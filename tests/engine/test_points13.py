@@ -14,57 +14,21 @@ from games.engine.cards import shoe
 from games.engine.deal import Outcome
 from games.engine.shuffle import shuffled
 from games.engine.variants import POINTS13, POOL101
+from tests.engine import table_support as support
 from tests.engine.deal_support import LOSER_13, LOSER_GROUPS, LOSER_SCORE, WIN_13, WIN_GROUPS, build, groups
+from tests.engine.table_support import SEED, SEED2, in_turn_order, play_out, turn_of
 
-SEED = bytes(range(32))
-SEED2 = bytes(range(1, 33))
 PV = 15  # paise a point
 
 
 def seated(names=("a", "b"), **rules):
-    rules.setdefault("seats", len(names))
     rules.setdefault("point_value", PV)
-    state = t.open_table(POINTS13, t.Rules(**rules), 0)
-    money = []
-    for i, name in enumerate(names):
-        progress = t.apply(state, t.Join(name, i))
-        state = progress.state
-        money.extend(progress.money)
-    return state, money
+    return support.seated(POINTS13, names, **rules)
 
 
 def started(names=("a", "b"), **rules):
-    state, _ = seated(names, **rules)
-    if state.waiting_for == "countdown":
-        state = t.apply(state, t.Timeout(state.deadline_ms)).state
-    return t.apply(state, t.NextDeal(state.now_ms + 1, SEED, SEED2)).state
-
-
-def turn_of(state):
-    return state.deal.seats[state.deal.turn].player
-
-
-def in_turn_order(state):
-    deal = state.deal
-    return list(deal.players[deal.turn :] + deal.players[: deal.turn])
-
-
-def play_out(state, winner=None):
-    """Everyone but ``winner`` (by default the last to move) drops on their turn; the winner
-    draws and discards. Returns the state after the deal, its money and its events."""
-    winner = in_turn_order(state)[-1] if winner is None else winner
-    money, events = [], []
-    while state.phase is t.Phase.PLAYING:
-        player = turn_of(state)
-        if player != winner:
-            progress = t.apply(state, Drop(player, state.now_ms + 1))
-        else:
-            state = t.apply(state, Draw(player, "closed", state.now_ms + 1)).state
-            progress = t.apply(state, Discard(player, state.deal.drawn, state.now_ms + 1))
-        state = progress.state
-        money.extend(progress.money)
-        events.extend(progress.events)
-    return state, money, events
+    rules.setdefault("point_value", PV)
+    return support.started(POINTS13, names, **rules).state
 
 
 def settlement(money):
