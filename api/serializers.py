@@ -159,7 +159,11 @@ class TableViewSerializer(Serializer):
     deals = serializers.IntegerField(allow_null=True, help_text="Deals rummy: the deals in the game.")
     tie_break = serializers.ListField(
         child=serializers.CharField(),
-        help_text="Deals rummy: the players tied for the most chips, who play the tie-breaker deal.",
+        help_text="Deals rummy: the players tied at the cut, who play the tie-breaker deal.",
+    )
+    qualified = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Deals rummy, once over: the players the game decided, most chips first.",
     )
     players = TablePlayerSerializer(many=True)
     prize_pool = serializers.IntegerField(allow_null=True)

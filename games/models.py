@@ -82,7 +82,9 @@ class TableTemplate(models.Model):
                 condition=models.Q(seats__gte=2, seats__lte=6), name="template_seats_2_to_6"
             ),
             models.CheckConstraint(
-                condition=models.Q(variant="deals", deals__in=DEALS_CHOICES)
+                # 2 to 6: a tournament round plays as many deals as it seats players (R-TOUR-3);
+                # the templates staff offer are best of 2, 3 or 6 (``clean``, R-DEALS-1).
+                condition=models.Q(variant="deals", deals__gte=2, deals__lte=6)
                 | (~models.Q(variant="deals") & models.Q(deals=0)),
                 name="template_deals_only_for_deals_rummy",
             ),

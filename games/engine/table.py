@@ -129,6 +129,9 @@ class Rules:
     fee_limit: int = pool.FEE_LIMIT
     deals: int = 0
     """Deals rummy: the number of deals in the game (R-DEALS-1). Other formats: unused."""
+    qualify: int = 1
+    """Deals rummy: how many players the game decides, by the most chips (one: its winner; a
+    tournament round's table: those who go through, R-TOUR-3)."""
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.seats <= MAX_PLAYERS:
@@ -393,8 +396,11 @@ class TableState:
     toss_players: tuple[str, ...] = ()
     """The players in the order they got their toss cards (to re-derive the toss)."""
     tie_break: tuple[str, ...] = ()
-    """Deals: the players tied for the most chips after the last deal, who alone play the next
-    deal (R-DEALS-4)."""
+    """Deals: the players tied at the cut after the last deal (for the most chips, or for the
+    last place that goes through), who alone play the next deal (R-DEALS-4, R-TOUR-3)."""
+    qualified: tuple[str, ...] = ()
+    """Deals, once over: the players the game decided, most chips first (the winner alone, or
+    those who go through from a tournament round's table)."""
 
     @property
     def is_pool(self) -> bool:
@@ -503,6 +509,7 @@ class TableState:
             "toss_seed": None if self.toss_seed is None else seed_hex(self.toss_seed),
             "toss_players": list(self.toss_players),
             "tie_break": list(self.tie_break),
+            "qualified": list(self.qualified),
         }
 
     @classmethod
@@ -537,6 +544,7 @@ class TableState:
             toss_seed=None if data.get("toss_seed") is None else seed_from_hex(data["toss_seed"]),
             toss_players=tuple(data.get("toss_players", ())),
             tie_break=tuple(data.get("tie_break", ())),
+            qualified=tuple(data.get("qualified", ())),
         )
 
 
@@ -560,6 +568,8 @@ def open_table(variant: Variant, rules: Rules, now_ms: int) -> TableState:
         raise ValueError("a points table needs a point value")
     if variant.is_deals and not MIN_PLAYERS <= rules.deals <= MAX_PLAYERS:
         raise ValueError(f"a deals table plays {MIN_PLAYERS} to {MAX_PLAYERS} deals, not {rules.deals}")
+    if not 1 <= rules.qualify < rules.seats or (rules.qualify > 1 and not variant.is_deals):
+        raise ValueError(f"a game decides 1 to {rules.seats - 1} players (deals rummy), not {rules.qualify}")
     return TableState(variant=variant, rules=rules, phase=Phase.WAITING, opened_ms=now_ms, now_ms=now_ms)
 
 
@@ -657,7 +667,8 @@ def _join(state: TableState, command: Join, out: _Out) -> TableState:
         raise IllegalAction("table_full", "every seat at this table is taken")
     players = tuple(p for p in state.players if p.name != name)
     if state.has_prize_pool:
-        out.money.append(ChargeEntry(name, state.rules.entry_fee))
+        if state.rules.entry_fee:  # a free table (a tournament's) charges nothing
+            out.money.append(ChargeEntry(name, state.rules.entry_fee))
         new = Player(name)
         state = replace(state, players=(*players, new), prize_pool=state.prize_pool + state.rules.entry_fee)
     else:
@@ -690,7 +701,7 @@ def _leave(state: TableState, command: Leave, out: _Out) -> TableState:
     out.events.append(Event("left", {"player": name, "forfeit": forfeit, "reason": reason}))
     left = replace(player, status=Status.LEFT, leaving=False)
     if state.phase is Phase.WAITING:
-        if state.has_prize_pool:
+        if state.has_prize_pool and state.rules.entry_fee:
             out.money.append(RefundEntry(name, state.rules.entry_fee))
             state = replace(state, prize_pool=state.prize_pool - state.rules.entry_fee)
         else:
@@ -1088,26 +1099,30 @@ def _move_chips(state: TableState, result: deals.DealResult, out: _Out) -> Table
 
 
 def _deals_standing(state: TableState, out: _Out) -> TableState:
-    """Deals, between deals: the last one in the game wins at once (R-DEALS-5); after the last
-    deal the most game chips wins, and players tied for the most play a tie-breaker deal among
-    themselves (R-DEALS-4)."""
-    remaining = state.remaining
-    if len(remaining) == 1:
-        return _end_with_winner(state, remaining[0].name, out)
+    """Deals, between deals: when no more players are left than the game decides, they are
+    through at once (one left wins, R-DEALS-5); after the last deal the most game chips win
+    (R-DEALS-4; the ``qualify`` most at a tournament's table, R-TOUR-3), and players tied at
+    the cut play a tie-breaker deal among themselves."""
+    ranked = sorted(state.remaining, key=lambda p: -p.chips)  # seat order among equals
+    places = state.rules.qualify
+    if len(ranked) <= places:
+        return _end_with_winner(state, ranked[0].name, out, tuple(p.name for p in ranked))
     if state.deal_number < state.rules.deals and not state.tie_break:
         return state
-    most = max(p.chips for p in remaining)
-    leaders = tuple(p.name for p in remaining if p.chips == most)
-    if len(leaders) == 1:
-        return _end_with_winner(state, leaders[0], out)
-    again = bool(state.tie_break) and set(leaders) == set(state.tie_break)
+    cut = ranked[places - 1].chips
+    above = tuple(p.name for p in ranked if p.chips > cut)
+    at_cut = tuple(p.name for p in ranked if p.chips == cut)
+    if len(above) + len(at_cut) == places:
+        return _end_with_winner(state, ranked[0].name, out, above + at_cut)
+    again = bool(state.tie_break) and set(at_cut) == set(state.tie_break)
+    what = "for the most game chips" if places == 1 else "at the cut of the players who go through"
     reason = (
-        "still tied for the most game chips: another tie-breaker deal among them"
+        f"still tied {what}: another tie-breaker deal among them"
         if again
-        else "tied for the most game chips: a tie-breaker deal among them decides"
+        else f"tied {what}: a tie-breaker deal among them decides"
     )
-    out.events.append(Event("tie_breaker", {"players": list(leaders), "chips": most, "reason": reason}))
-    return replace(state, tie_break=leaders)
+    out.events.append(Event("tie_breaker", {"players": list(at_cut), "chips": cut, "reason": reason}))
+    return replace(state, tie_break=at_cut)
 
 
 def _leave_now(state: TableState, at: int, out: _Out) -> TableState:
@@ -1152,7 +1167,7 @@ def _void(state: TableState, command: Void, out: _Out) -> TableState:
             "only a game that has started can be voided; a table still waiting is cancelled instead",
         )
     out.events.append(Event("voided", {"reason": "voided by staff", "why": command.why}))
-    if state.has_prize_pool:
+    if state.has_prize_pool and state.prize_pool:
         out.money.append(RefundAll(voided=True))
     else:
         out.money.extend(ReleaseSeat(p.name) for p in state.seated)
@@ -1173,7 +1188,7 @@ def _void(state: TableState, command: Void, out: _Out) -> TableState:
 def _cancel(state: TableState, data: dict[str, Any], out: _Out) -> TableState:
     """A table that never started: refund every fee, release every seat (R-MONEY-4)."""
     out.events.append(Event("cancelled", data))
-    if state.has_prize_pool:
+    if state.has_prize_pool and state.prize_pool:
         out.money.append(RefundAll())
     else:
         out.money.extend(ReleaseSeat(p.name) for p in state.seated)
@@ -1233,18 +1248,25 @@ def _split_amounts(state: TableState, players: Sequence[Player]) -> tuple[int, .
     )
 
 
-def _end_with_winner(state: TableState, winner: str, out: _Out) -> TableState:
+def _end_with_winner(
+    state: TableState, winner: str, out: _Out, qualified: tuple[str, ...] = ()
+) -> TableState:
+    """The game is won (deals: decided, ``qualified`` its players most chips first)."""
     prize = _prize(state)
-    out.money.append(PayWinner(winner, prize))
+    if state.prize_pool:  # a free table (a tournament's) pays nothing itself
+        out.money.append(PayWinner(winner, prize))
     over: dict[str, Any] = {"winner": winner, "prize": prize, "prize_pool": state.prize_pool}
     if state.is_deals:
+        qualified = qualified or (winner,)
         over["chips"] = {p.name: p.chips for p in state.players if p.status is not Status.LEFT}
+        over["qualified"] = list(qualified)
     out.events.append(Event("game_over", over))
     return replace(
         state,
         phase=Phase.FINISHED,
         winner=winner,
-        payouts=((winner, prize),),
+        qualified=qualified,
+        payouts=((winner, prize),) if state.prize_pool else (),
         rejoin_open=(),
         split_offer=False,
         ready=False,
@@ -1371,6 +1393,7 @@ def player_view(state: TableState, player: str | None) -> dict[str, Any]:
         ],
         "deals": state.rules.deals if state.is_deals else None,
         "tie_break": list(state.tie_break),
+        "qualified": list(state.qualified),
         "prize_pool": state.prize_pool if state.has_prize_pool else None,
         # What the winner is paid: the pool less the rake.
         "prize": _prize(state) if state.has_prize_pool else None,

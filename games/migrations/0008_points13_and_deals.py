@@ -32,6 +32,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='tabletemplate',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('deals__in', (2, 3, 6)), ('variant', 'deals')), models.Q(models.Q(('variant', 'deals'), _negated=True), ('deals', 0)), _connector='OR'), name='template_deals_only_for_deals_rummy'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('deals__gte', 2), ('deals__lte', 6), ('variant', 'deals')), models.Q(models.Q(('variant', 'deals'), _negated=True), ('deals', 0)), _connector='OR'), name='template_deals_only_for_deals_rummy'),
         ),
     ]

@@ -257,3 +257,64 @@ def test_the_deals_variant_scores_as_points_rummy__R_DEALS_3():
         "missed_moves_drop",
     ):
         assert getattr(DEALS, field) == getattr(POINTS13, field), field
+
+
+# --- a tournament round's table (R-TOUR-3) ------------------------------------------------------
+
+
+def test_a_free_table_moves_no_money_and_decides_the_players_who_go_through__R_TOUR_3():
+    progress = started(("a", "b", "c", "d"), deals=4, entry_fee=0, qualify=2)
+    assert progress.money == ()
+    state = progress.state
+    assert chips(state) == dict.fromkeys("abcd", 320), "80 x as many deals as players seated"
+    money = []
+    for number in range(1, 5):
+        state, paid, events = play_out(state, "abcd"[number - 1])  # each wins one deal
+        money.extend(paid)
+        if number < 4:
+            state = next_deal(state)
+    assert money == [], "the tournament pays, not the table"
+    # Each won once (+60) and lost three times (-20 each): all level at the cut.
+    assert chips(state) == dict.fromkeys("abcd", 320)
+    (tie,) = [e for e in events if e.type == "tie_breaker"]
+    assert set(tie.data["players"]) == set("abcd")
+    assert "cut" in tie.data["reason"]
+
+
+def test_a_tie_at_the_cut_is_broken_among_the_tied_only__R_TOUR_3():
+    state = started(("a", "b", "c", "d"), deals=4, entry_fee=0, qualify=2).state
+    standing = {"a": 400, "b": 300, "c": 300, "d": 200}
+    state = replace(
+        state, deal_number=4, players=tuple(replace(p, chips=standing[p.name]) for p in state.players)
+    )
+    state, _, events = play_out(state, "d")  # d wins: a, b, c pay 20 each; d 260
+    assert chips(state) == {"a": 380, "b": 280, "c": 280, "d": 260}
+    (tie,) = [e for e in events if e.type == "tie_breaker"]
+    assert set(tie.data["players"]) == {"b", "c"}
+    assert tie.data["chips"] == 280
+    assert state.phase is t.Phase.BETWEEN
+    assert state.qualified == ()
+    # a is through already, d is out; b and c play for the last place.
+    assert set(next_deal(state).deal.players) == {"b", "c"}
+
+
+def test_the_game_ends_with_the_qualified_most_chips_first__R_TOUR_3():
+    state = started(("a", "b", "c"), deals=3, entry_fee=0, qualify=2).state
+    standing = {"a": 300, "b": 200, "c": 220}
+    state = replace(
+        state, deal_number=3, players=tuple(replace(p, chips=standing[p.name]) for p in state.players)
+    )
+    progress_state, money, events = play_out(state, "a")
+    assert progress_state.phase is t.Phase.FINISHED
+    assert progress_state.qualified == ("a", "c")
+    assert money == []
+    (over,) = [e for e in events if e.type == "game_over"]
+    assert over.data["qualified"] == ["a", "c"]
+    assert t.TableState.from_json(progress_state.to_json()) == progress_state
+
+
+def test_a_game_decides_fewer_players_than_it_seats():
+    with pytest.raises(ValueError, match="decides"):
+        t.open_table(DEALS, t.Rules(seats=2, entry_fee=0, deals=2, qualify=2), 0)
+    with pytest.raises(ValueError, match="decides"):
+        t.open_table(POINTS13, t.Rules(seats=3, point_value=10, qualify=2), 0)
