@@ -3,7 +3,7 @@ deal was dealt, newest first, with the variant, the result in words, what they w
 the ledger, in the table's currency) and their deals, each to its replay.
 
 Five queries, whatever the number of games: the tables by deal and by seat, the tables' rows,
-the deals, and the player's game money (fees, refunds, prizes, splits and 21-card settlements,
+the deals, and the player's game money (fees, refunds, prizes, splits and points settlements,
 reversals counted against what they reverse) filed by the table its journal names.
 """
 

@@ -619,7 +619,7 @@ TAKINGS = (
     Column("splits", "Splits paid", MONEY),
     RAKE,
     Column("refunds", "Refunds", MONEY),
-    Column("settlements", "21-card settlements", MONEY),
+    Column("settlements", "Points settlements", MONEY),
 )
 
 
@@ -653,7 +653,7 @@ takings_report = Declared(
     breakdowns=(By("By variant", VARIANT, TAKINGS), By("By template", TEMPLATE, TAKINGS)),
     notes=(
         "Fees are what players paid into pools; prizes and splits what the pools paid out "
-        "after rake; refunds give fees back (a cancelled or voided game); 21-card settlements "
+        "after rake; refunds give fees back (a cancelled or voided game); points settlements "
         "are what winners' seats received before rake. A correction counts against the day "
         "of the correction.",
     ),
