@@ -19,7 +19,7 @@ from django.db import connection
 
 from tests.live.stack import Stack, wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("live_db")]
+pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.usefixtures("live_db")]
 
 POOL = 4
 PLAYERS = 12
@@ -30,6 +30,7 @@ PASSWORD = "green-felt-table-42"
 def stack(tmp_path: Path):
     running = Stack(tmp_path)
     try:
+        running.redis()
         yield running
     finally:
         running.close()
