@@ -348,11 +348,16 @@ class _Search:
 
     # -- losing score: fewest deadwood points with the sequence conditions met --------------
 
-    def deadwood(self, x: int, spare: int, pure: int, seqs: int, wild_spare: int) -> int:
+    def deadwood(self, x: int, spare: int, pure: int, seqs: int, wild_spare: int, bound: int = INF) -> int:
         """Fewest deadwood points of ``x`` needing ``pure`` more pure and ``seqs`` more sequences.
 
         ``spare`` counts stand-in jokers in hand (negative: borrowed); ``wild_spare`` is 1 once a
         wild card has been turned into a stand-in (a group of them can be a sequence, R-MELD-6).
+
+        Only answers below ``bound`` matter to the caller: a branch that cannot beat it is left
+        as soon as that shows, and the answer is then some value at or above ``bound`` (kept as
+        a lower bound, so a later call with a higher bound searches again). An answer below
+        ``bound`` is exact.
         """
         if not x:
             if spare < 0:
@@ -365,33 +370,43 @@ class _Search:
         key = (x, spare, pure, seqs, wild_spare)
         found = self.memo.get(key)
         if found is not None:
-            return found
+            if found >= 0:
+                return found  # exact
+            if -found >= bound:
+                return -found  # at least this, and the caller needs less
         index = ((x & -x).bit_length() - 1) >> 1
-        best = INF
+        best = bound
         choice = (0, 0, 0)
         if spare + self.jokers_after[index] >= 0:
+            weight = self.weight[index]
             for kind, taken, stand_ins in self.moves(index, x):
                 if stand_ins > spare + self.jokers_after[index]:
                     continue
                 rest = x - taken
                 if kind == _DEAD:
-                    value = self.weight[index] + self.deadwood(rest, spare, pure, seqs, wild_spare)
+                    if weight >= best:
+                        continue
+                    value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
                 elif kind == _CONVERT:
-                    value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index])
+                    value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index], best)
                 elif kind in (_PURE, _TUNNELA):
-                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare)
+                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
                 elif kind == _IMPURE:
-                    value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare)
+                    value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare, best)
                 else:
-                    value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare)
+                    value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
                 if value < best:
                     best = value
                     choice = (kind, taken, stand_ins)
                     if not best:
                         break
-        self.memo[key] = best
-        self.choice[key] = choice
-        return best
+        if best < bound:
+            self.memo[key] = best
+            self.choice[key] = choice
+            return best
+        # Nothing below the bound: remember that much (negative marks a lower bound).
+        self.memo[key] = -bound if bound < INF else INF
+        return bound
 
     # -- 21-card declaration with pure sequences (R-21-3 a) -----------------------------------
 
@@ -562,7 +577,12 @@ def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int 
     search = _Search(tables, start, per_index)
     full = INF
     if pure_count >= need_pure:
-        full = search.deadwood(start, 0, need_pure, need_seqs, 0)
+        # Only a full arrangement that beats the pure sequences' formula and the cap matters:
+        # the search leaves a branch as soon as it cannot, and none at all means none here.
+        bound = min(total - pure_best, variant.full_count) + 1
+        full = search.deadwood(start, 0, need_pure, need_seqs, 0, bound)
+        if full >= bound:
+            full = INF
     normal = min(total - pure_best, full)
 
     can_declare = full == 0 and (not points21 or search.declares(start, 0, 0, 0, 0))
