@@ -93,6 +93,22 @@ def _indices(delta: int) -> list[int]:
 _CARDS = tuple(_card(index) for index in range(53))
 
 
+def _reach(index: int) -> int:
+    """The packed-count mask of the cards a meld starting at card ``index`` can hold: every
+    copy of its rank, and its suit five ranks up (an Ace also down from the King)."""
+    if index == PJ_INDEX:
+        return 3 << (2 * index)
+    rank0, suit = index >> 2, index & 3
+    mask = sum(3 << (2 * (rank0 * 4 + other)) for other in range(4))
+    ranks = list(range(rank0 + 1, min(rank0 + 6, 13)))
+    if rank0 == 0:
+        ranks += [12, 11, 10, 9, 8]
+    return mask | sum(3 << (2 * (rank * 4 + suit)) for rank in ranks)
+
+
+_REACH = tuple(_reach(index) for index in range(53))
+
+
 @dataclass(slots=True)
 class _Tables:
     """Per-deal facts about each card index (cached: a deal has one set of jokers)."""
@@ -259,17 +275,13 @@ class _Search:
 
     def moves(self, index: int, x: int) -> list[tuple[int, int, int]]:
         """(kind, packed cards taken, stand-ins used) for the lowest card ``index`` of ``x``."""
-        rank0 = index >> 2
-        suit = index & 3
-        # Only the neighbourhood the melds can reach matters: this rank and the next five
-        # (and, for an Ace, the top ranks of the suit).
-        window = (x >> (2 * index)) & ((1 << 48) - 1)
-        high = (x >> 64) if rank0 == 0 else 0
-        key = (index, window | (high << 48))
+        # Only the cards the melds can reach matter: the other suits of this rank (sets) and
+        # this suit's next five ranks (runs; for an Ace also its top ranks, Q K A).
+        key = (index, x & _REACH[index])
         cached = self.move_cache.get(key)
         if cached is not None:
             return cached
-        out = self._moves(index, x, rank0, suit)
+        out = self._moves(index, x, index >> 2, index & 3)
         self.move_cache[key] = out
         return out
 
@@ -579,9 +591,9 @@ def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int 
     if pure_count >= need_pure:
         # Only a full arrangement that beats the pure sequences' formula and the cap matters:
         # the search leaves a branch as soon as it cannot, and none at all means none here.
-        bound = min(total - pure_best, variant.full_count) + 1
-        full = search.deadwood(start, 0, need_pure, need_seqs, 0, bound)
-        if full >= bound:
+        limit = min(total - pure_best, variant.full_count) + 1
+        full = search.deadwood(start, 0, need_pure, need_seqs, 0, limit)
+        if full >= limit:
             full = INF
     normal = min(total - pure_best, full)
 
