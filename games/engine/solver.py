@@ -21,7 +21,9 @@ second sequence, or three pure sequences on 21 cards). The lowest score is the l
 * ``T - best(pure)``: pure sequences and tunnelas never mix suits, so the most points they
   can cover is found suit by suit (:func:`_suit_pure`);
 * ``T - best(all)`` with the sequence conditions met, found by a memoised search
-  (:class:`_Search`) over the cards in rank-major order. The lowest card left is either
+  (:class:`_Search`) over the cards in rank-major order, bounded: only an arrangement that
+  beats the other two formulas (and the cap) can matter, so a branch that cannot is left as
+  soon as that shows. The lowest card left is either
   deadwood, or in a set of its rank, or the lowest natural card of a sequence of its suit, or
   a tunnela; a joker-type card that is lowest may instead be turned into a stand-in joker.
   Stand-ins are counted, not named (any joker can stand in for any card), and may be
