@@ -139,11 +139,12 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "home"
 
-# Django's PBKDF2, handing the pooled database connection back while it hashes (accounts.hashers).
+# Argon2id for new passwords; PBKDF2 checks (and upgrades) the older ones. Both hand the pooled
+# database connection back while they hash (accounts.hashers).
 PASSWORD_HASHERS = [
+    "accounts.hashers.Argon2PasswordHasher",
     "accounts.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]

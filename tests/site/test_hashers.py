@@ -1,6 +1,7 @@
-"""The password hasher hands the pooled database connection back while it hashes (half a second
-of CPU a sign-up or log-in), so a crowd signing up at once does not hold every connection of the
-pool through its hashing; the stored hashes are Django's own."""
+"""The password hashers: Argon2id at OWASP's parameters for new passwords, Django's PBKDF2 for
+the ones stored before (upgraded at the next log-in), and both hand the pooled database
+connection back while they hash, so a crowd signing up at once does not hold every connection
+of the pool through its hashing."""
 
 from __future__ import annotations
 
@@ -8,35 +9,51 @@ import pytest
 from django.contrib.auth import hashers
 from django.db import connection, transaction
 
-from accounts.hashers import PBKDF2PasswordHasher
+from accounts.hashers import Argon2PasswordHasher, PBKDF2PasswordHasher
+from accounts.models import User
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+PASSWORD = "green-felt-table-42"
 
 
-def test_hashing_hands_the_pooled_connection_back_and_the_next_query_takes_one_again():
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("hasher", [Argon2PasswordHasher, PBKDF2PasswordHasher])
+def test_hashing_hands_the_pooled_connection_back_and_the_next_query_takes_one_again(hasher):
     connection.ensure_connection()
     assert connection.connection is not None
-    encoded = PBKDF2PasswordHasher().encode("green-felt-table-42", "somesalt", iterations=1000)
+    encoded = hasher().encode(PASSWORD, hasher().salt())
     assert connection.connection is None, "handed back to the pool while hashing"
-    assert PBKDF2PasswordHasher().verify("green-felt-table-42", encoded)
+    assert hasher().verify(PASSWORD, encoded)
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         assert cursor.fetchone() == (1,)
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
 def test_inside_a_transaction_the_connection_is_kept():
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        PBKDF2PasswordHasher().encode("green-felt-table-42", "somesalt", iterations=1000)
+        Argon2PasswordHasher().encode(PASSWORD, Argon2PasswordHasher().salt())
         assert connection.connection is not None
         assert connection.in_atomic_block
 
 
-def test_hashes_are_djangos_own_both_ways(settings):
-    assert settings.PASSWORD_HASHERS[0] == "accounts.hashers.PBKDF2PasswordHasher"
-    theirs = hashers.PBKDF2PasswordHasher().encode("green-felt-table-42", "somesalt", iterations=1000)
-    ours = PBKDF2PasswordHasher().encode("green-felt-table-42", "somesalt", iterations=1000)
-    assert ours == theirs
-    assert hashers.check_password("green-felt-table-42", theirs)
-    assert hashers.identify_hasher(theirs).__class__ is PBKDF2PasswordHasher
+def test_new_passwords_are_argon2id_at_owasps_parameters(settings):
+    assert settings.PASSWORD_HASHERS[0] == "accounts.hashers.Argon2PasswordHasher"
+    encoded = hashers.make_password(PASSWORD)
+    assert encoded.startswith("argon2$argon2id$v=19$m=19456,t=2,p=1$"), encoded
+    assert hashers.check_password(PASSWORD, encoded)
+
+
+@pytest.mark.django_db
+def test_a_password_stored_with_pbkdf2_still_logs_in_and_is_upgraded_to_argon2id():
+    stored = hashers.PBKDF2PasswordHasher().encode(PASSWORD, "somesalt", iterations=1000)
+    assert hashers.identify_hasher(stored).__class__ is PBKDF2PasswordHasher
+    user = User.objects.create_user(username="older")
+    User.objects.filter(pk=user.pk).update(password=stored)
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+    user.refresh_from_db()
+    assert user.password.startswith("argon2$argon2id$"), "upgraded at the log-in"
