@@ -5,7 +5,7 @@ import { jokersFromCut } from "./cards.js";
 import * as reality from "./reality.js";
 import { $, cardEl, el, resultBody } from "./render.js";
 import { meAt, nameOf } from "./state.js";
-import { plain, word } from "./text.js";
+import { leaveQuestion, plain, word } from "./text.js";
 
 export function install(page) {
   menu(page);
@@ -35,7 +35,7 @@ function menu(page) {
     page.act(me && me.leaving ? "stay" : "leave_after_deal");
   };
   $("leave").onclick = () => {
-    if (confirm("Leave the table? After the start you forfeit your entry fee.")) page.act("leave");
+    if (confirm(leaveQuestion(page.st))) page.act("leave");
   };
 }
 
