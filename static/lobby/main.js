@@ -53,9 +53,11 @@ function installTabs() {
 
 function apply(view) {
   for (const stake of root.querySelectorAll("[data-template]")) {
-    const words = view.who[stake.dataset.template];
+    const now = view.who[stake.dataset.template];
     const who = stake.querySelector("[data-who]");
-    if (words !== undefined && who.textContent !== words) who.textContent = words;
+    if (now === undefined) continue; // a stake offered since the page was drawn shows on a reload
+    if (who.textContent !== now.text) who.textContent = now.text;
+    who.classList.toggle("idle", now.idle);
   }
   for (const count of root.querySelectorAll("[data-count]")) {
     const text = view.counts[count.dataset.count];

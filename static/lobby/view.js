@@ -32,8 +32,8 @@ export function tabAfter(codes, code, key) {
 }
 
 /**
- * What a new answer changes on the page: ``who`` (each stake's players in words, by template
- * id), ``counts`` (the players of each format, by format) and ``mine`` (the player's tables to
+ * What a new answer changes on the page: ``who`` (each stake's players in words, and whether
+ * nobody sits there: ``{text, idle}`` by template id), ``counts`` (the players of each format, by format) and ``mine`` (the player's tables to
  * go back to: ``{href, text, after}``). ``tableUrl`` is a table's address with the id 0.
  */
 export function liveView(answer, tableUrl) {
@@ -41,7 +41,7 @@ export function liveView(answer, tableUrl) {
   const counts = {};
   for (const section of answer.formats) {
     counts[section.format] = String(section.playing);
-    for (const row of [...section.money, ...section.practice]) who[row.id] = row.who_words;
+    for (const row of [...section.money, ...section.practice]) who[row.id] = { text: row.who_words, idle: !(row.playing || row.waiting) };
   }
   const mine = answer.mine.map((t) => ({
     href: tableUrl.replace(/\/0\/$/, `/${t.table}/`),

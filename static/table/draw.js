@@ -12,7 +12,8 @@ import { gameChips, noticeText, seatView, statusText } from "./text.js";
 export function drawTop(page) {
   const table = page.st.table;
   // The prize the winner is paid (the pool less the rake), not the pool.
-  $("prize").textContent = table.prize ? `Prize ${money(table.prize, page.st.currency)}` : "";
+  const prize = $("prize");
+  prize.replaceChildren(...(table.prize ? ["Prize ", el("span", "amount", money(table.prize, page.st.currency))] : []));
   $("status").textContent = statusText(page.st);
 }
 

@@ -16,7 +16,7 @@ import { connect, renameLog, scheduleSave } from "./protocol.js";
 import { $ } from "./render.js";
 import * as sheets from "./sheets.js";
 import { deal, newState, setGroups, settle } from "./state.js";
-import { tieBreakText } from "./text.js";
+import { gameOver, tieBreakText } from "./text.js";
 import { clearToast, toast } from "./toast.js";
 
 const app = $("table-app");
@@ -68,6 +68,7 @@ function render() {
   }
   if (changed.save) scheduleSave(page);
   if (changed.tieBreak) toast(tieBreakText(st), "table-note", true);
+  if (gameOver(st.table)) clearToast("table-note"); // the game-over sheet tells how it ended
   draw.drawTop(page);
   draw.drawSeats(page);
   draw.drawPiles(page);

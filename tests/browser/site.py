@@ -7,6 +7,8 @@ timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair
 ``python -m tests.browser.site backoffice``: real play for the staff (tests/browser/test_backoffice.py).
 ``python -m tests.browser.site six_seats``: alice and five players with long names at a 6-seat
 practice pool table (tests/browser/test_phone_table.py).
+``python -m tests.browser.site deals_tie``: carol and a bot tied after the two deals of a
+practice deals table, its tie-breaker next (tests/browser/test_formats.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
 the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
 """
@@ -83,10 +85,36 @@ def setup() -> None:
         extra_seconds=2,
         show_seconds=10,
     )
+    TableTemplate.objects.create(
+        name=POINTS_VS_A_BOT,
+        variant="points13",
+        currency="CHIPS",
+        seats=2,
+        point_value=10,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
+    )
+    TableTemplate.objects.create(
+        name=DEALS_VS_A_BOT,
+        variant="deals",
+        currency="CHIPS",
+        seats=2,
+        entry_fee=1000,
+        deals=2,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
+    )
     call_command("seed_tables", verbosity=0)
 
 
 STAFF = {"rita": "risk", "ravi": "risk", "cash": "cashier"}
+#: Practice templates of the two formats played deal after deal against a bot (quick turns).
+POINTS_VS_A_BOT = "Browser practice points vs a bot"
+DEALS_VS_A_BOT = "Browser practice deals, best of 2, vs a bot"
 
 
 def seat_at_a_new_pool_table(players: list[Any], **template: Any) -> None:
@@ -161,6 +189,35 @@ def six_seats() -> None:
     )
 
 
+def deals_tie() -> None:
+    """carol and a bot at a practice deals table (best of 2), tied after its two deals: each
+    deal's first player dropped on their first turn (20 game chips each way), so the table is
+    in the pause before its tie-breaker deal, or in that deal (R-DEALS-4)."""
+    _django()
+    import time
+
+    from accounts.models import User
+    from games import services
+    from games.bots import fill_with_bots
+    from games.engine import table as engine
+    from games.models import Table, TableTemplate
+
+    carol = User.objects.get(username="carol")
+    table = fill_with_bots(services.play_now(carol, TableTemplate.objects.get(name=DEALS_VS_A_BOT)))
+    for number in (1, 2):
+        state = engine.TableState.from_json(Table.objects.get(pk=table.pk).state)
+        assert state.deal is not None, state.phase
+        assert state.deal_number == number
+        first = state.deal.seats[state.deal.turn].player
+        services.act(table.pk, User.objects.get(pk=int(first)), {"type": "drop"})
+        if number == 1:  # the pause between the deals (5 s), then the second deal
+            time.sleep(5.2)
+            assert services.expire(table.pk, Table.objects.get(pk=table.pk).version)
+    state = engine.TableState.from_json(Table.objects.get(pk=table.pk).state)
+    assert len(state.tie_break) == 2, state.tie_break
+    print(table.pk)
+
+
 def serve(port: str) -> None:
     _django()
     seeds = os.environ.get("BROWSER_DEAL_SEEDS")
@@ -205,6 +262,12 @@ def check(table_id: str) -> None:
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
-    {"setup": setup, "serve": serve, "check": check, "backoffice": backoffice, "six_seats": six_seats}[
-        command
-    ](*args)
+    commands = {
+        "setup": setup,
+        "serve": serve,
+        "check": check,
+        "backoffice": backoffice,
+        "six_seats": six_seats,
+        "deals_tie": deals_tie,
+    }
+    commands[command](*args)

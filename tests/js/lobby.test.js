@@ -35,14 +35,19 @@ test("arrow keys move between the tabs and wrap round; Home and End go to the en
 test("a new answer gives each stake's players, each format's count and the player's tables", () => {
   const answer = {
     formats: [
-      { format: "points", playing: 5, money: [{ id: 3, who_words: "4 playing · 1 waiting" }], practice: [{ id: 9, who_words: "Nobody seated yet" }] },
+      {
+        format: "points",
+        playing: 5,
+        money: [{ id: 3, playing: 4, waiting: 1, who_words: "4 playing · 1 waiting" }],
+        practice: [{ id: 9, playing: 0, waiting: 0, who_words: "Nobody seated yet" }],
+      },
       { format: "deals", playing: 0, money: [], practice: [] },
     ],
     money_refusal: null,
     mine: [{ table: 42, name: "Points ₹1", status: "playing", status_words: "Playing" }],
   };
   const view = liveView(answer, "/games/tables/0/");
-  assert.deepEqual(view.who, { 3: "4 playing · 1 waiting", 9: "Nobody seated yet" });
+  assert.deepEqual(view.who, { 3: { text: "4 playing · 1 waiting", idle: false }, 9: { text: "Nobody seated yet", idle: true } });
   assert.deepEqual(view.counts, { points: "5", deals: "0" });
   assert.deepEqual(view.mine, [{ href: "/games/tables/42/", text: "Back to table 42", after: " Points ₹1 (Playing)" }]);
 });
