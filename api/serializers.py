@@ -176,7 +176,7 @@ class TableViewSerializer(Serializer):
     players = TablePlayerSerializer(many=True)
     prize_pool = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(
-        allow_null=True, help_text="What the winner is paid: the prize pool less the rake (pool tables)."
+        allow_null=True, help_text="What the winner is paid: the prize pool less the rake (pool and deals)."
     )
     rejoin_open = serializers.ListField(child=serializers.CharField())
     split_offer = SplitOfferSerializer(allow_null=True)

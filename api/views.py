@@ -298,7 +298,7 @@ class TableEventsView(ApiView):
 class JoinView(ApiView):
     @extend_schema(
         operation_id="table_join",
-        summary="Sit at this table: a pool charges the entry fee, 21-card holds 200 points",
+        summary="Sit here: pool and deals charge the entry fee, points hold 80 points (21-card: 200)",
         request=None,
         responses={200: s.TableViewSerializer, **errors(404, 409)},
         tags=["tables"],

@@ -2,7 +2,7 @@
 
 import { cardName, markOf, rankText, suitInfo } from "./cards.js";
 import { formatMoney } from "./money.js";
-import { word } from "./text.js";
+import { gameChips } from "./text.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -78,7 +78,7 @@ export function resultBody(result, ctx) {
   const chips = result.players.some((p) => p.chips_line);
   const cols = ["Player", "Score and why", "Cards"];
   if (money) cols.push("Money");
-  if (chips) cols.push(word(words, "unit", "game_chips").replace(/^./, (c) => c.toUpperCase()));
+  if (chips) cols.push(gameChips({ words }, true));
   for (const c of cols) {
     const th = el("th", "", c);
     th.scope = "col";

@@ -34,8 +34,12 @@ function inSeatOrder(st, pairs) {
 /** ``+40``, ``−20`` (a true minus sign), ``0``. */
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0");
 
-/** A deals game's unit, through the one table of words: "game chips" (never money). */
-export const gameChips = (st) => word(st.words, "unit", "game_chips");
+/** A deals game's unit, through the one table of words: "game chips" (never money); ``title``:
+    "Game chips", to head a column or a line. */
+export const gameChips = (st, title = false) => {
+  const text = word(st.words, "unit", "game_chips");
+  return title ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+};
 
 /** Players' names joined as a sentence does: "You", "You and bob", "You, bob and carol". */
 export function namesOf(st, players) {
@@ -245,7 +249,7 @@ export function resultLines(st) {
   const chips = present.filter((p) => p.chips !== null && p.chips !== undefined);
   if (chips.length) {
     const most = [...chips].sort((a, b) => b.chips - a.chips).map((p) => `${name(p.player)} ${p.chips}`);
-    lines.push(`${word(st.words, "unit", "game_chips").replace(/^./, (c) => c.toUpperCase())} now: ${most.join(" · ")}`);
+    lines.push(`${gameChips(st, true)} now: ${most.join(" · ")}`);
   }
   const held = present.filter((p) => p.held !== null && p.held !== undefined);
   if (held.length && table.waiting_for !== "") {

@@ -23,6 +23,9 @@ from typing import Any
 
 PASSWORD = "browser-test-pass-1"
 PLAYERS = ("alice", "bob", "carol")
+#: Practice templates of the two formats played deal after deal against a bot (quick turns).
+POINTS_VS_A_BOT = "Browser practice points vs a bot"
+DEALS_VS_A_BOT = "Browser practice deals, best of 2, vs a bot"
 
 
 def seed_pair(number: int) -> tuple[bytes, bytes]:
@@ -62,59 +65,31 @@ def setup() -> None:
         entry_fee=1000,
         rejoin_seconds=3,
     )
-    TableTemplate.objects.create(
-        name="Browser practice 61 pool vs a bot",
-        variant="pool61",
-        currency="CHIPS",
-        seats=2,
-        entry_fee=1000,
-        bots_allowed=True,
-        move_seconds=8,
-        extra_seconds=2,
-        show_seconds=10,
-        rejoin_seconds=2,
-    )
-    TableTemplate.objects.create(
-        name="Browser practice 21 cards vs a bot",
-        variant="points21",
-        currency="CHIPS",
-        seats=2,
-        point_value=10,
-        bots_allowed=True,
-        move_seconds=8,
-        extra_seconds=2,
-        show_seconds=10,
-    )
-    TableTemplate.objects.create(
-        name=POINTS_VS_A_BOT,
-        variant="points13",
-        currency="CHIPS",
-        seats=2,
-        point_value=10,
-        bots_allowed=True,
-        move_seconds=8,
-        extra_seconds=2,
-        show_seconds=10,
-    )
-    TableTemplate.objects.create(
-        name=DEALS_VS_A_BOT,
-        variant="deals",
-        currency="CHIPS",
-        seats=2,
-        entry_fee=1000,
-        deals=2,
-        bots_allowed=True,
-        move_seconds=8,
-        extra_seconds=2,
-        show_seconds=10,
-    )
+    vs_a_bot("Browser practice 61 pool vs a bot", "pool61", entry_fee=1000, rejoin_seconds=2)
+    vs_a_bot("Browser practice 21 cards vs a bot", "points21", point_value=10)
+    vs_a_bot(POINTS_VS_A_BOT, "points13", point_value=10)
+    vs_a_bot(DEALS_VS_A_BOT, "deals", entry_fee=1000, deals=2)
     call_command("seed_tables", verbosity=0)
 
 
+def vs_a_bot(name: str, variant: str, **fields: Any) -> None:
+    """A practice template for one player against a bot, with quick turns."""
+    from games.models import TableTemplate
+
+    TableTemplate.objects.create(
+        name=name,
+        variant=variant,
+        currency="CHIPS",
+        seats=2,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
+        **fields,
+    )
+
+
 STAFF = {"rita": "risk", "ravi": "risk", "cash": "cashier"}
-#: Practice templates of the two formats played deal after deal against a bot (quick turns).
-POINTS_VS_A_BOT = "Browser practice points vs a bot"
-DEALS_VS_A_BOT = "Browser practice deals, best of 2, vs a bot"
 
 
 def seat_at_a_new_pool_table(players: list[Any], **template: Any) -> None:

@@ -40,6 +40,17 @@ def open_log(page) -> str:  # type: ignore[no-untyped-def]
     return text
 
 
+def against_a_bot(context, url: str, template: str, variant: str, stake: str):  # type: ignore[no-untyped-def]
+    """carol at a new practice table of ``template`` against a bot; its top bar names the
+    variant and the stake."""
+    page = log_in(context, url, "carol")
+    play_now(page, template)
+    page.wait_for_selector("#seats .seat >> text=bot-")
+    expect(page.locator("h1 .variant")).to_have_text(variant)
+    expect(page.locator("h1 small")).to_contain_text(stake)
+    return page
+
+
 def test_a_whole_practice_deals_game_best_of_2_against_a_bot_on_a_phone(browser, start_site):
     """R-DEALS-1..4: 160 game chips each (80 x 2 deals), never shown as rupees nor as practice
     chips; "Deal 1 of 2"; each result says the game chips given and won and the standings;
@@ -47,11 +58,7 @@ def test_a_whole_practice_deals_game_best_of_2_against_a_bot_on_a_phone(browser,
     site = start_site()
     context = phone(browser)
     try:
-        page = log_in(context, site.url, "carol")
-        play_now(page, DEALS_VS_A_BOT)
-        page.wait_for_selector("#seats .seat >> text=bot-")
-        expect(page.locator("h1 .variant")).to_have_text("Deals")
-        expect(page.locator("h1 small")).to_contain_text("10 chips entry · best of 2")
+        page = against_a_bot(context, site.url, DEALS_VS_A_BOT, "Deals", "10 chips entry · best of 2")
         expect(page.locator("#status")).to_contain_text("Deal 1 of 2", timeout=TIMEOUT)
         chips = page.locator(".seat .score.game-chips")
         expect(chips).to_have_count(2)
@@ -156,11 +163,7 @@ def test_three_points_deals_against_a_bot_each_in_money_and_a_lost_seat_topped_u
     site = start_site()
     context = phone(browser)
     try:
-        page = log_in(context, site.url, "carol")
-        play_now(page, POINTS_VS_A_BOT)
-        page.wait_for_selector("#seats .seat >> text=bot-")
-        expect(page.locator("h1 .variant")).to_have_text("Points")
-        expect(page.locator("h1 small")).to_contain_text("0.10 chips a point")
+        page = against_a_bot(context, site.url, POINTS_VS_A_BOT, "Points", "0.10 chips a point")
         expect(page.locator(".seat.me .score")).to_have_text("8 chips")
         me = page.get_attribute("#table-app", "data-me")
         results: list[str] = []

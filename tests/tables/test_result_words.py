@@ -268,19 +268,23 @@ def test_an_engine_refusal_names_cards_as_a_player_writes_them():
     assert error.message == "you took J♥ from the open pile: you cannot discard it"
 
 
+def two_first_drops(users, **fields):
+    """A first deal of a new table of three in which the first two to play drop on their first
+    turn (20 points each): the table, the players in turn order and the result as the first sees it."""
+    clock = Clock()
+    table = seat_all(template(name=fields["variant"], **{"entry_fee": 0, **fields}), users, clock)
+    order = in_turn_order(table, users)
+    play_deal(table, users, {order[0]: "drop", order[1]: "drop"}, clock)
+    table.refresh_from_db()
+    return table, order, table_view(table, order[0])["last_result"]
+
+
 def test_a_points_deal_in_money_losers_pay_points_times_value_the_winner_nets_the_rake__R_PTS_3(
     alice, bob, carol
 ):
     """13-card points at ₹0.50 a point: two first drops of 20 pay ₹10.00 each; the winner gets
     40 points (₹20.00) less the 10% rake (₹2.00)."""
-    clock = Clock()
-    users = [alice, bob, carol]
-    tmpl = template(name="Points", variant="points13", entry_fee=0, point_value=50)
-    table = seat_all(tmpl, users, clock)
-    first, second, winner = in_turn_order(table, users)
-    play_deal(table, users, {first: "drop", second: "drop"}, clock)
-    table.refresh_from_db()
-    result = table_view(table, first)["last_result"]
+    _, (first, _, winner), result = two_first_drops([alice, bob, carol], variant="points13", point_value=50)
     by_player = {p["player"]: p for p in result["players"]}
     loser = by_player[str(first.pk)]
     assert loser["money"] == -1000
@@ -301,14 +305,9 @@ def test_a_deals_result_says_the_game_chips_each_player_gave_or_won_and_the_scor
 ):
     """Best of 2 for three: 160 game chips each. Two first drops (20 each) move 40 chips to the
     deal's winner; the words say game chips, never rupees."""
-    clock = Clock()
     users = [alice, bob, carol]
-    tmpl = template(name="Deals", variant="deals", entry_fee=2500, deals=2)
-    table = seat_all(tmpl, users, clock)
-    first, second, winner = in_turn_order(table, users)
-    play_deal(table, users, {first: "drop", second: "drop"}, clock)
-    table.refresh_from_db()
-    result = table_view(table, first)["last_result"]
+    table, (first, _, winner), result = two_first_drops(users, variant="deals", entry_fee=2500, deals=2)
+    clock = Clock(state(table).now_ms)
     by_player = {p["player"]: p for p in result["players"]}
     assert by_player[str(first.pk)]["chips_line"] == "Gives 20 game chips to the winner: 140 left"
     assert by_player[str(first.pk)]["chips_words"] == "\u221220 game chips"
