@@ -132,6 +132,7 @@ function sheets(page) {
   $("scores-close").onclick = () => ($("scores").hidden = true);
   $("last-close").onclick = () => ($("last-deal").hidden = true);
   $("result-close").onclick = () => ($("result").hidden = true);
+  $("over-result").onclick = () => ($("result").hidden = false); // over the game's end
 }
 
 function settings() {

@@ -107,10 +107,15 @@ async function verifyShuffle(page, info) {
   }
 }
 
+let overShown = false;
+
 export function drawGameOver(page) {
   const over = gameOver(page.st.table);
   $("game-over").hidden = !over;
+  // The game's end takes the place of the last deal's result, which "The last deal" shows again.
+  if (over && !overShown) $("result").hidden = true;
+  overShown = over;
   if (!over) return;
-  $("result").hidden = true;
+  $("over-result").hidden = !page.st.table.last_result;
   $("over-body").replaceChildren(...gameOverLines(page.st).map((text) => el("p", "", text)));
 }

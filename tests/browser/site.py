@@ -164,10 +164,16 @@ def six_seats() -> None:
     )
 
 
+#: The seed pairs (``seed_pair``) of the two deals before the tie-breaker of ``deals_tie``.
+TIE_SEEDS = (501, 502)
+
+
 def deals_tie() -> None:
     """carol and a bot at a practice deals table (best of 2), tied after its two deals: each
     deal's first player dropped on their first turn (20 game chips each way), so the table is
-    in the pause before its tie-breaker deal, or in that deal (R-DEALS-4)."""
+    in the pause before its tie-breaker deal, or in that deal (R-DEALS-4). The deals' seeds are
+    fixed (``TIE_SEEDS``), so the seating and who plays first are known; served with
+    ``BROWSER_DEAL_SEEDS``, the tie-breaker deal is known too."""
     _django()
     import time
 
@@ -177,6 +183,8 @@ def deals_tie() -> None:
     from games.engine import table as engine
     from games.models import Table, TableTemplate
 
+    queued = [*seed_pair(TIE_SEEDS[0]), *seed_pair(TIE_SEEDS[1])]  # the two deals and their tosses
+    services.new_seed = lambda: queued.pop(0)  # type: ignore[assignment]
     carol = User.objects.get(username="carol")
     table = fill_with_bots(services.play_now(carol, TableTemplate.objects.get(name=DEALS_VS_A_BOT)))
     for number in (1, 2):
