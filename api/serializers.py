@@ -106,6 +106,11 @@ class LobbyTemplateSerializer(Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     variant = serializers.CharField()
+    variant_words = serializers.CharField(help_text='The variant as players read it: "101 Pool", "Deals".')
+    format = serializers.ChoiceField(
+        choices=["points", "pool", "deals", "points21"],
+        help_text="The lobby's tab: 13-card points, pool (101, 201, 61), deals, or 21-card points.",
+    )
     currency = serializers.CharField()
     seats = serializers.IntegerField()
     entry_fee = serializers.IntegerField(help_text="Pool and deals: the entry fee in paise.")
@@ -113,7 +118,14 @@ class LobbyTemplateSerializer(Serializer):
     deals = serializers.IntegerField(help_text="Deals rummy: the number of deals (best of); else 0.")
     rake_percent = serializers.IntegerField()
     bots_allowed = serializers.BooleanField()
-    open_tables = OpenTableSerializer(many=True)
+    stake = serializers.IntegerField(
+        help_text="What the lobby sorts by, low to high: the point value (points) or the entry fee, in paise."
+    )
+    stake_words = serializers.CharField(help_text='"₹1.00 a point", "₹25.00 entry · best of 2".')
+    playing = serializers.IntegerField(help_text="Players in a game at the template's public tables.")
+    waiting = serializers.IntegerField(help_text="Players seated at its public tables that have not started.")
+    who_words = serializers.CharField(help_text='The players in words: "4 playing · 1 waiting".')
+    open_tables = OpenTableSerializer(many=True, help_text="Tables you may join (at most 20), oldest first.")
 
 
 class TablePlayerSerializer(Serializer):
@@ -168,7 +180,7 @@ class TableViewSerializer(Serializer):
     players = TablePlayerSerializer(many=True)
     prize_pool = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(
-        allow_null=True, help_text="What the winner is paid: the prize pool less the rake (pool tables)."
+        allow_null=True, help_text="What the winner is paid: the prize pool less the rake (pool and deals)."
     )
     rejoin_open = serializers.ListField(child=serializers.CharField())
     split_offer = SplitOfferSerializer(allow_null=True)

@@ -11,7 +11,6 @@ from typing import Any
 
 from axes.exceptions import AxesBackendPermissionDenied
 from django.contrib.auth import authenticate
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -37,7 +36,7 @@ from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
 from games import access, services
-from games.lobby import joinable_statuses, seats_taken
+from games.lobby import lobby, rows
 from games.models import Deal, DealHand, Seat, Table, TableTemplate
 from games.views_state import events_for, table_view
 from protection import exclusions, kyc, limits, money_play
@@ -188,44 +187,14 @@ class TokenView(ApiView):
 class LobbyView(ApiView):
     @extend_schema(
         operation_id="lobby",
-        summary="The table templates on offer, with their open tables",
+        summary="The templates on offer by format, stakes low to high, with their players and open tables",
         responses={200: s.LobbyTemplateSerializer(many=True), **errors()},
         tags=["tables"],
     )
     def get(self, request: Request) -> Response:
-        templates = list(
-            TableTemplate.objects.filter(active=True).order_by(
-                "currency", "variant", "entry_fee", "point_value", "id"
-            )
-        )
-        open_filter = Q()
-        for template in templates:
-            open_filter |= Q(template=template, status__in=joinable_statuses(template.variant))
-        tables: dict[int, list[dict[str, Any]]] = {}
-        if templates:
-            open_tables = Table.objects.filter(open_filter, private=False).annotate(taken=seats_taken())
-            for row in open_tables.order_by("id").values("id", "template_id", "status", "taken"):
-                tables.setdefault(row["template_id"], []).append(dict(row))
-        data = [
-            {
-                "id": t.pk,
-                "name": t.name,
-                "variant": t.variant,
-                "currency": t.currency,
-                "seats": t.seats,
-                "entry_fee": t.entry_fee,
-                "point_value": t.point_value,
-                "deals": t.deals,
-                "rake_percent": t.rake_percent,
-                "bots_allowed": t.bots_allowed,
-                "open_tables": [
-                    {"id": table["id"], "status": table["status"], "seats_taken": table["taken"]}
-                    for table in tables.get(t.pk, [])[:20]
-                ],
-            }
-            for t in templates
-        ]
-        return Response(s.LobbyTemplateSerializer(data, many=True).data)
+        # The lobby page's own answer (games.lobby.lobby), its rows in the order of its tabs.
+        answer = lobby(player(request), open_tables=True)
+        return Response(s.LobbyTemplateSerializer(rows(answer), many=True).data)
 
 
 def _table_response(table: Table, user: Any, code: int = 200) -> Response:
@@ -329,7 +298,7 @@ class TableEventsView(ApiView):
 class JoinView(ApiView):
     @extend_schema(
         operation_id="table_join",
-        summary="Sit at this table: a pool charges the entry fee, 21-card holds 200 points",
+        summary="Sit here: pool and deals charge the entry fee, points hold 80 points (21-card: 200)",
         request=None,
         responses={200: s.TableViewSerializer, **errors(404, 409)},
         tags=["tables"],

@@ -110,11 +110,13 @@ def explain_result(
     point_value: int = 0,
     rake_percent: int = 0,
     currency: str = "INR",
+    chips: Mapping[str, tuple[int, int]] | None = None,
 ) -> dict[str, Any]:
-    """The result with words: each player's ``outcome_words``, ``reason`` and group labels; on
-    21-card tables their value cards, marriages and money (points × point value, less rake)."""
-    from wallet.money import money
-
+    """The result with words: each player's ``outcome_words``, ``reason`` and group labels; at
+    points tables their money (net points × point value, less the rake on a gain: R-PTS-3,
+    R-21-7) with its ``money_line``, and on 21-card tables their value cards and marriages; at
+    deals tables, given each player's game chips ``(before, after)`` the deal, the chips moved
+    with their ``chips_line`` (R-DEALS-3). ``note`` says how the deal's money or chips work."""
     players = []
     for row in result["players"]:
         hand = _parse(row["hand"])
@@ -126,24 +128,94 @@ def explain_result(
             extra["labels"] = [
                 group_label(variant, jokers, _parse(group))["label"] for group in row["grouping"]
             ]
+        if variant.is_points:
+            extra.update(_money(row.get("net") or 0, point_value, rake_percent, currency))
         if variant.is_points21:
             counts = value_cards(hand, jokers)
-            net_points = row.get("net") or 0
-            gross = net_points * point_value
-            rake = gross * rake_percent // 100 if gross > 0 else 0
             extra.update(
                 value_jokers=counts.value_jokers,
                 uppers=counts.uppers,
                 lowers=counts.lowers,
                 marriages=counts.marriages,
                 cap=variant.max_loss,
-                rake=rake,
-                money=gross - rake,
-                money_words=money(gross - rake, currency),
-                rake_words=money(rake, currency),
             )
+        if variant.is_deals and chips is not None and row["player"] in chips:
+            extra.update(_chips(*chips[row["player"]]))
         players.append({**row, **extra})
-    return {**result, "players": players}
+    out = {**result, "players": players}
+    note = _note(variant, point_value, rake_percent, currency)
+    if note:
+        out["note"] = note
+    return out
+
+
+def _money(net_points: int, point_value: int, rake_percent: int, currency: str) -> dict[str, Any]:
+    """A points player's deal in money: ``money`` (paise, signed) is net points × point value,
+    less the rake when it is a gain (R-PTS-3, R-21-7); ``money_line`` says so in words."""
+    from wallet.money import money
+
+    gross = net_points * point_value
+    rake = gross * rake_percent // 100 if gross > 0 else 0
+    each = f"{abs(net_points)} points × {money(point_value, currency)} = {money(abs(gross), currency)}"
+    if net_points < 0:
+        line = f"Pays {each}"
+    elif net_points > 0 and rake:
+        line = f"Gets {each}, less {money(rake, currency)} rake: {money(gross - rake, currency)}"
+    elif net_points > 0:
+        line = f"Gets {each}"
+    else:
+        line = "Pays nothing and gets nothing"
+    return {
+        "rake": rake,
+        "money": gross - rake,
+        "money_words": _signed(gross - rake, money(abs(gross - rake), currency)),
+        "rake_words": money(rake, currency),
+        "money_line": line,
+    }
+
+
+def _chips(before: int, after: int) -> dict[str, Any]:
+    """A deals player's game chips over the deal (R-DEALS-2, R-DEALS-3), never money."""
+    unit = word("unit", "game_chips")
+    moved = after - before
+    if moved < 0:
+        line = f"Gives {-moved} {unit} to the winner: {after} left"
+    elif moved > 0:
+        line = f"Wins {moved} {unit}: {after} now"
+    else:
+        line = f"No {unit} moved: {after}"
+    return {
+        "chips_before": before,
+        "chips": after,
+        "chips_moved": moved,
+        "chips_words": f"{_signed(moved, str(abs(moved)))} {unit}",
+        "chips_line": line,
+    }
+
+
+def _signed(amount: int, text: str) -> str:
+    """``+₹36.00`` for a gain, ``−₹20.00`` for a loss (a true minus sign), the amount alone at 0."""
+    return f"+{text}" if amount > 0 else f"\u2212{text}" if amount < 0 else text
+
+
+def _note(variant: Variant, point_value: int, rake_percent: int, currency: str) -> str:
+    """How the deal's money or game chips work, in one sentence for the result sheet."""
+    from wallet.money import money
+
+    if variant.is_points:
+        cap = variant.max_loss
+        rake = f"; the house's {rake_percent}% rake comes off the winner's gain" if rake_percent else ""
+        return (
+            f"Each loser pays the winner their points × {money(point_value, currency)} a point, "
+            f"at most {cap} points a deal{rake}."
+        )
+    if variant.is_deals:
+        unit = word("unit", "game_chips")
+        return (
+            f"Each loser's points move in {unit} to the deal's winner ({unit} are a score, not money); "
+            "after the last deal the most wins the prize."
+        )
+    return ""
 
 
 def explain_split(

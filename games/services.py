@@ -24,7 +24,6 @@ from typing import Any, overload
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games import views_state
@@ -39,7 +38,7 @@ from games.engine.shuffle import new_seed as new_seed
 from games.engine.shuffle import seed_hex
 from games.engine.variants import variant_named
 from games.errors import GameError
-from games.lobby import joinable_statuses, seats_taken
+from games.lobby import joinable_statuses, play_now_candidates
 from games.models import (
     Deal,
     DealHand,
@@ -672,14 +671,7 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
         raise GameError("staff_no_money_play", "staff accounts cannot play at money tables")
     _money_play(user, template.currency, stake_of(rules_of(template), template.variant))
     statuses = joinable_statuses(template.variant)
-    # Conditions on the user's own seats as subqueries: a join across the seats would mix the
-    # user's seat with other players' open seats (a 21-card player stood up could not sit again).
-    mine = Seat.objects.filter(table=OuterRef("pk"), user_id=user.pk)
-    candidates = Table.objects.filter(template=template, status__in=statuses, private=False).exclude(
-        Exists(mine.filter(left_at__isnull=True))
-    )
-    if not variant_named(template.variant).is_points:  # one who left a game may not join it again
-        candidates = candidates.exclude(Exists(mine))
+    candidates = play_now_candidates(user, template)
     with transaction.atomic():
         _lock_player(user)
         # Idempotent for a few seconds: twenty clicks on "play now" are one seat and one fee.
@@ -703,13 +695,7 @@ def play_now(user: Any, template: TableTemplate, *, at: int | None = None) -> Ta
 
 
 def _seat_somewhere(user: Any, template: TableTemplate, candidates: Any, at: int) -> Table:
-    # The waiting table nearest to full first (it starts soonest), then the oldest.
-    candidates = (
-        candidates.annotate(taken=seats_taken())
-        .order_by(F("taken").desc(), "id")
-        .values_list("id", flat=True)[:20]
-    )
-    for table_id in list(candidates):
+    for table_id in list(candidates.values_list("id", flat=True)[:20]):
         try:
             return join(table_id, user, at=at)
         except GameError as error:

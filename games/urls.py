@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/live/", views.lobby_live, name="lobby_live"),
     path("play/<int:template_id>/", views.play_now, name="play_now"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/arrange/", views.arrange, name="arrange"),

@@ -16,16 +16,15 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.http import AuthenticatedRequest
 from games import access, reality, services
 from games.bots import fill_with_bots
-from games.engine.variants import variant_named
+from games.engine import table as engine
 from games.errors import GameError
-from games.lobby import seats_taken
-from games.models import Deal, DealHand, Seat, Table, TableEvent, TableStatus, TableTemplate, Visibility
+from games.lobby import lobby as lobby_of
+from games.lobby import rows, stake_words
+from games.models import Deal, DealHand, Seat, Table, TableEvent, TableTemplate, Visibility
 from games.views_state import arrangement, score_card
 from games.words import browser_words, word
-from protection import money_play
 from wallet.money import money
 
-OPEN_STATUSES = (TableStatus.WAITING, TableStatus.STARTING, TableStatus.PLAYING)
 #: Public event types shown in a deal's replay, in order.
 REPLAY_TYPES = {
     "deal_started",
@@ -44,56 +43,30 @@ REPLAY_TYPES = {
 }
 
 
-def stake(template: TableTemplate) -> str:
-    """The entry fee (pool, deals) or point value (points), in rupees or chips."""
-    if variant_named(template.variant).is_points:
-        return f"{money(template.point_value, template.currency)} per point"
-    return f"{money(template.entry_fee, template.currency)} entry"
-
-
-def _rows(templates: list[TableTemplate]) -> list[dict[str, Any]]:
-    return [{"template": t, "stake": stake(t)} for t in templates]
-
-
 @login_required
 @require_GET
 def lobby(request: AuthenticatedRequest) -> HttpResponse:
     return _render_lobby(request)
 
 
+@login_required
+@require_GET
+def lobby_live(request: AuthenticatedRequest) -> JsonResponse:
+    """The lobby's answer as JSON, for the page's live refresh (``static/lobby/main.js``)."""
+    return JsonResponse(lobby_of(request.user))
+
+
 def _render_lobby(
     request: AuthenticatedRequest, error: GameError | None = None, error_for: int | None = None
 ) -> HttpResponse:
-    templates = list(
-        TableTemplate.objects.filter(active=True).order_by("variant", "entry_fee", "point_value")
-    )
-    # Where money play is off for this player (R-PROT-1..3), they see practice tables only.
-    refusal = money_play.refusal(request.user) if request.user.is_authenticated else None
-    variants: dict[str, list[TableTemplate]] = {}
-    for template in templates:
-        if template.currency == "INR" and refusal is None:
-            variants.setdefault(template.get_variant_display(), []).append(template)
-    practice = [t for t in templates if t.currency == "CHIPS"]
-    open_tables = (
-        Table.objects.filter(status__in=OPEN_STATUSES, template__active=True, private=False)
-        .select_related("template")
-        .annotate(taken=seats_taken())
-        .order_by("-id")[:30]
-    )
-    mine = (
-        Table.objects.filter(status__in=OPEN_STATUSES, seats__user=request.user, seats__left_at__isnull=True)
-        .select_related("template")
-        .distinct()
-        .order_by("-id")
-    )
+    answer = lobby_of(request.user)
     context = {
-        "variants": [(name, _rows(rows)) for name, rows in variants.items()],
-        "practice": _rows(practice),
-        "open_tables": open_tables,
-        "my_tables": mine,
+        "lobby": answer,
+        "offered": bool(rows(answer)),
+        # Where money play is off for this player (R-PROT-1..3), they see practice tables only.
+        "money_refusal": answer["money_refusal"],
         "error": error,
         "error_for": error_for,
-        "money_refusal": refusal,
     }
     return render(request, "games/lobby.html", context, status=400 if error else 200)
 
@@ -120,12 +93,19 @@ def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
     context = {
         "table": table,
         "seated": seated,
-        "stake": stake(table.template),
+        "stake": stake_words(table.template),
         "me": str(request.user.pk),
         "variant_words": word("variant", table.template.variant),
+        "seat_hold": _seat_hold(table),
         "words_json": json.dumps(browser_words()),
     }
     return render(request, "games/table.html", context)
+
+
+def _seat_hold(table: Table) -> int:
+    """Points tables: what a seat holds at this table's own point value (R-PTS-4, R-21-8); 0 else."""
+    state = engine.TableState.from_json(table.state)
+    return state.seat_hold if state.is_points else 0
 
 
 @login_required
@@ -181,10 +161,10 @@ def invite(request: AuthenticatedRequest, code: str) -> HttpResponse:
         try:
             services.join(table.pk, request.user, code=table.invite_code)
         except GameError as error:
-            context = {"table": table, "stake": stake(table.template), "error": error}
+            context = {"table": table, "stake": stake_words(table.template), "error": error}
             return render(request, "games/invite.html", context, status=400)
         return redirect("games:table", table_id=table.pk)
-    context = {"table": table, "stake": stake(table.template), "error": None}
+    context = {"table": table, "stake": stake_words(table.template), "error": None}
     return render(request, "games/invite.html", context)
 
 

@@ -15,7 +15,7 @@ from games.engine.cards import Jokers, shoe
 from games.engine.deal import fit_grouping
 from games.engine.shuffle import seed_from_hex, shuffled
 from games.engine.solver import solve
-from games.engine.variants import variant_named
+from games.engine.variants import CHIPS_PER_DEAL, variant_named
 from games.errors import GameError
 from games.models import Deal, Seat, Table, TableEvent, Visibility
 from games.results import explain_result, explain_split, grouping_verdict
@@ -103,7 +103,8 @@ def _explain(view: dict[str, Any], state: engine.TableState, name: str | None, c
     if shown is not None and shown.get("result"):
         shown["result"] = _explained(shown["result"], deal, state.rules, currency)
     if view.get("last_result"):
-        view["last_result"] = _explained(view["last_result"], deal, state.rules, currency)
+        chips = chips_over_deal(state, state.deal_number, {p.name: p.chips for p in state.players})
+        view["last_result"] = _explained(view["last_result"], deal, state.rules, currency, chips)
         view["verify"] = {
             "commitment": deal.commitment,
             "seed": view["last_result"]["seed"],
@@ -120,7 +121,13 @@ def _explain(view: dict[str, Any], state: engine.TableState, name: str | None, c
         split["why"], split["each"], split["drops_left"] = lines[0], lines[1:], list(drops)
 
 
-def _explained(result: dict[str, Any], deal: Any, rules: engine.Rules, currency: str) -> dict[str, Any]:
+def _explained(
+    result: dict[str, Any],
+    deal: Any,
+    rules: engine.Rules,
+    currency: str,
+    chips: Mapping[str, tuple[int, int]] | None = None,
+) -> dict[str, Any]:
     """The result with its words, at the table's own point value and rake (R-MONEY-6)."""
     return explain_result(
         result,
@@ -130,7 +137,26 @@ def _explained(result: dict[str, Any], deal: Any, rules: engine.Rules, currency:
         point_value=rules.point_value,
         rake_percent=rules.rake_percent,
         currency=currency,
+        chips=chips,
     )
+
+
+def chips_over_deal(
+    state: engine.TableState, number: int, after: Mapping[str, int] | None = None
+) -> dict[str, tuple[int, int]] | None:
+    """Deals rummy: each player's game chips ``(before, after)`` deal ``number``, from the
+    standings the engine keeps with each finished deal (R-DEALS-2, R-DEALS-3); None elsewhere.
+    ``after``: the chips as they are now, for the last deal (a player who left during it is in
+    no standing, yet paid what they lost)."""
+    if not state.is_deals:
+        return None
+    standings = {int(entry["number"]): entry.get("chips") or {} for entry in state.history}
+    if number not in standings:
+        return None
+    start = CHIPS_PER_DEAL * state.rules.deals
+    before = standings.get(number - 1) or {p.name: start for p in state.players}
+    after = {**standings[number], **(after or {})}
+    return {name: (chips, after.get(name, chips)) for name, chips in before.items()}
 
 
 def grouping_labels(table: Table, user: Any) -> dict[str, Any] | None:
@@ -190,7 +216,8 @@ def arrangement(table: Table, user: Any) -> dict[str, Any]:
 
 def score_card(table: Table, user: Any) -> dict[str, Any]:
     """The finished deals of ``table`` for a player who sat at it: each deal's scores (the pool
-    score card) and the last finished deal's result explained (the "Last deal" view).
+    score card; at deals tables also the game chips after it) and the last finished deal's
+    result explained (the "Last deal" view).
 
     Only finished deals: their seeds are revealed and every hand in them is public now. The
     cut card is re-derived from the revealed seed (R-DEAL-5), as anyone can.
@@ -202,12 +229,15 @@ def score_card(table: Table, user: Any) -> dict[str, Any]:
     names = dict(Seat.objects.filter(table=table).values_list("user_id", "user__username"))
     deals = list(Deal.objects.filter(table=table).exclude(result=None).order_by("number"))
     results: list[dict[str, Any]] = [deal.result or {} for deal in deals]  # finished deals only
+    state = engine.TableState.from_json(table.state)
+    chips = {int(entry["number"]): entry["chips"] for entry in state.history if "chips" in entry}
     rows = [
         {
             "number": deal.number,
             "winner": result.get("winner"),
             "scores": {p["player"]: p["score"] for p in result["players"]},
             "outcomes": {p["player"]: p["outcome"] for p in result["players"]},
+            **({"chips": chips[deal.number]} if deal.number in chips else {}),
         }
         for deal, result in zip(deals, results, strict=True)
     ]
@@ -226,6 +256,7 @@ def score_card(table: Table, user: Any) -> dict[str, Any]:
             point_value=template.point_value,
             rake_percent=template.rake_percent,
             currency=template.currency,
+            chips=chips_over_deal(state, deal.number),
         )
         last.update(number=deal.number, cut=cut.code)
     return {

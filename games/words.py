@@ -44,6 +44,28 @@ VARIANTS = {
     "deals": "Deals",
 }
 
+#: The lobby's tabs: the formats a player chooses between (21-card points has its own).
+FORMATS = {
+    "points": "Points",
+    "pool": "Pool",
+    "deals": "Deals",
+    "points21": "21 Cards",
+}
+
+#: What each format is, in a line under its tab.
+FORMAT_HINTS = {
+    "points": "13 cards, one deal a game, paid at a point value. Sit down and play at once.",
+    "pool": "Scores add up deal after deal: out at 101, 201 or 61; the last one in wins the prize.",
+    "deals": "A fixed number of deals for game chips; the most game chips wins the prize.",
+    "points21": "21 cards, three packs, value cards and marriages, paid at a point value.",
+}
+
+#: Units a table counts in that are not money. Game chips are a deals game's score (R-DEALS-2):
+#: never written as rupees, nor as "chips" alone, which are practice money.
+UNITS = {
+    "game_chips": "game chips",
+}
+
 #: How a player's deal ended (games.engine.deal.Outcome).
 OUTCOMES = {
     "won": "Won",
@@ -129,8 +151,8 @@ EVENTS = {
     "split_offered": "A split of the prize is offered",
     "standings": "The scores after the deal are in",
     "staying": "will stay after this deal",
-    "stood_up": "stood up",
-    "tie_breaker": "A tie-breaker deal decides between the players tied for the most chips",
+    "stood_up": "was stood up",
+    "tie_breaker": "A tie-breaker deal decides between the players tied for the most game chips",
     "topped_up": "had their seat topped up from the wallet",
     "toss": "Cards were drawn to decide who deals",
     "toss_revealed": "The toss decides who deals",
@@ -192,6 +214,9 @@ TARGETS = {
 
 _TABLES = {
     "variant": VARIANTS,
+    "format": FORMATS,
+    "format_hint": FORMAT_HINTS,
+    "unit": UNITS,
     "outcome": OUTCOMES,
     "result": GAME_RESULTS,
     "status": STATUSES,

@@ -5,7 +5,7 @@ import { jokersFromCut } from "./cards.js";
 import * as reality from "./reality.js";
 import { $, cardEl, el, resultBody } from "./render.js";
 import { meAt, nameOf } from "./state.js";
-import { plain, word } from "./text.js";
+import { gameChips, leaveQuestion, plain, word } from "./text.js";
 
 export function install(page) {
   menu(page);
@@ -35,7 +35,7 @@ function menu(page) {
     page.act(me && me.leaving ? "stay" : "leave_after_deal");
   };
   $("leave").onclick = () => {
-    if (confirm("Leave the table? After the start you forfeit your entry fee.")) page.act("leave");
+    if (confirm(leaveQuestion(page.st))) page.act("leave");
   };
 }
 
@@ -44,7 +44,8 @@ async function fetchScores(page) {
   return response.json();
 }
 
-/** The score card: one row a deal, one column a player, the totals at the foot. */
+/** The score card: one row a deal, one column a player, the totals at the foot (and at a deals
+    table the game chips each holds now). */
 function scoreTable(st, data) {
   const players = Object.keys(data.players);
   const table = el("table", "data scorecard");
@@ -73,6 +74,14 @@ function scoreTable(st, data) {
   thead.append(head);
   const tfoot = el("tfoot");
   tfoot.append(foot);
+  // Deals rummy: the game chips each holds after the last deal, which decide the game.
+  const last = data.deals.at(-1);
+  if (last && last.chips) {
+    const chips = el("tr");
+    chips.append(el("th", "", gameChips(st, true)));
+    for (const p of players) chips.append(el("th", "", last.chips[p] === undefined ? "–" : String(last.chips[p])));
+    tfoot.append(chips);
+  }
   table.append(thead, tbody, tfoot);
   return table;
 }
@@ -123,6 +132,7 @@ function sheets(page) {
   $("scores-close").onclick = () => ($("scores").hidden = true);
   $("last-close").onclick = () => ($("last-deal").hidden = true);
   $("result-close").onclick = () => ($("result").hidden = true);
+  $("over-result").onclick = () => ($("result").hidden = false); // over the game's end
 }
 
 function settings() {

@@ -7,12 +7,13 @@ import { controls, menuItems, sortButton } from "./controls.js";
 import * as model from "./hand.js";
 import { $, cardEl, el, initials, money } from "./render.js";
 import { deal, groupLabel, isMarriage, jokers, myDeal, myTurn, pointsCurrent, yourMove } from "./state.js";
-import { noticeText, seatView, statusText } from "./text.js";
+import { gameChips, noticeText, seatView, statusText } from "./text.js";
 
 export function drawTop(page) {
   const table = page.st.table;
   // The prize the winner is paid (the pool less the rake), not the pool.
-  $("prize").textContent = table.prize ? `Prize ${money(table.prize, page.st.currency)}` : "";
+  const prize = $("prize");
+  prize.replaceChildren(...(table.prize ? ["Prize ", el("span", "amount", money(table.prize, page.st.currency))] : []));
   $("status").textContent = statusText(page.st);
 }
 
@@ -46,7 +47,9 @@ export function drawSeats(page) {
     const info = el("div", "info");
     const name = el("span", "name", view.name);
     name.title = view.name; // the whole name, where the seat cuts it short
-    info.append(name, el("span", "score", view.score), badges);
+    const score = el("span", view.chips ? "score game-chips" : "score", view.score);
+    if (view.chips) score.title = `${view.score} ${gameChips(st)}`; // the mark before it is a game chip
+    info.append(name, score, badges);
     seat.append(ring, info);
     box.append(seat);
   }

@@ -16,7 +16,8 @@ import { connect, renameLog, scheduleSave } from "./protocol.js";
 import { $ } from "./render.js";
 import * as sheets from "./sheets.js";
 import { deal, newState, setGroups, settle } from "./state.js";
-import { clearToast } from "./toast.js";
+import { gameOver, tieBreakText } from "./text.js";
+import { clearToast, toast } from "./toast.js";
 
 const app = $("table-app");
 
@@ -30,6 +31,7 @@ const page = {
     currency: app.dataset.currency,
     variant: app.dataset.variant,
     entryFee: Number(app.dataset.entryFee || 0),
+    seatHold: Number(app.dataset.seatHold || 0),
     words: JSON.parse(app.dataset.words || "{}"),
   }),
   conn: null,
@@ -65,6 +67,8 @@ function render() {
     $("result").hidden = true;
   }
   if (changed.save) scheduleSave(page);
+  if (changed.tieBreak) toast(tieBreakText(st), "table-note", true);
+  if (gameOver(st.table)) clearToast("table-note"); // the game-over sheet tells how it ended
   draw.drawTop(page);
   draw.drawSeats(page);
   draw.drawPiles(page);

@@ -5,7 +5,7 @@ import { Connection } from "./connection.js";
 import { cardsOf } from "./hand.js";
 import { $ } from "./render.js";
 import { applyPresence, myDeal, takeLabels } from "./state.js";
-import { logLine, MOVES, plain, unlogged, wrongShowText } from "./text.js";
+import { logLine, MOVES, noteOf, plain, unlogged, wrongShowText } from "./text.js";
 import { toast } from "./toast.js";
 
 /** Open the table's connection; its frames change ``page.st`` and redraw the page. */
@@ -59,6 +59,10 @@ function onEvent(page, frame) {
     store.setItem(`table-${st.tableId}-toss`, JSON.stringify(data));
   }
   if (frame.type === "wrong_show_reason") toast(wrongShowText(data.reason));
+  // A seat topped up or stood up is told over the table, not only in the log; not when the
+  // event is an old one replayed before the page's first snapshot.
+  const note = noteOf(st, frame);
+  if (note && st.table) toast(note, "table-note", true);
   if (frame.type === "voided" || frame.type === "cancelled") {
     st.endedWhy = data.why || "";
     st.voided = frame.type === "voided";

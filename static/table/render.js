@@ -2,6 +2,7 @@
 
 import { cardName, markOf, rankText, suitInfo } from "./cards.js";
 import { formatMoney } from "./money.js";
+import { gameChips } from "./text.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -62,17 +63,22 @@ export function handCells(row, jokers) {
   return box;
 }
 
-/** The body of a result (this deal's or the last one's): every hand, the reason for each score. */
+/** The body of a result (this deal's or the last one's): every hand, the reason for each score,
+    and at points tables each player's money, at deals tables their game chips (the server's
+    words: games/results.py). */
 export function resultBody(result, ctx) {
-  const { nameOf, words, currency, jokers, variant } = ctx;
+  const { nameOf, words, currency, jokers } = ctx;
   const box = el("div");
   const winner = el("p");
   winner.append("Winner: ", el("strong", "", nameOf(result.winner)));
   box.append(winner);
   const table = el("table", "data result-table");
   const head = el("tr");
+  const money = result.players.some((p) => p.money_line);
+  const chips = result.players.some((p) => p.chips_line);
   const cols = ["Player", "Score and why", "Cards"];
-  if (variant === "points21") cols.push("Money");
+  if (money) cols.push("Money");
+  if (chips) cols.push(gameChips({ words }, true));
   for (const c of cols) {
     const th = el("th", "", c);
     th.scope = "col";
@@ -91,25 +97,36 @@ export function resultBody(result, ctx) {
     const cards = el("td");
     cards.append(handCells(p, jokers));
     tr.append(name, score, cards);
-    if (variant === "points21") {
-      const m = el("td", "num");
-      const lines = [];
-      if (p.value_jokers || p.uppers || p.lowers) {
-        lines.push(`Value cards: ${p.value_jokers} value, ${p.uppers} upper, ${p.lowers} lower` + (p.marriages ? `; ${p.marriages} marriage${p.marriages > 1 ? "s" : ""}` : ""));
-      } else lines.push("No value cards");
-      lines.push(`Net ${p.net > 0 ? "+" : ""}${p.net ?? 0} points`);
-      if (p.rake) lines.push(`Rake ${p.rake_words}`);
-      for (const line of lines) m.append(el("span", "reason", line), el("br"));
-      m.append(el("strong", "", p.money_words || money(0, currency)));
-      tr.append(m);
-    }
+    if (money) tr.append(moneyCell(p, currency));
+    if (chips) tr.append(chipsCell(p));
     tbody.append(tr);
   }
   table.append(thead, tbody);
   box.append(table);
-  if (variant === "points21" && result.players.length) {
-    const cap = result.players.find((p) => p.cap)?.cap;
-    if (cap) box.append(el("p", "reason", `A loser pays at most ${cap} points a deal; money is points × the point value, and the winner's gain pays the rake.`));
-  }
+  if (result.note) box.append(el("p", "reason", result.note));
   return box;
+}
+
+/** A points player's deal in money: 21-card value cards, then what they pay or get and why. */
+function moneyCell(p, currency) {
+  const cell = el("td", "num money");
+  const lines = [];
+  if (p.cap !== undefined) {
+    if (p.value_jokers || p.uppers || p.lowers) {
+      lines.push(`Value cards: ${p.value_jokers} value, ${p.uppers} upper, ${p.lowers} lower` + (p.marriages ? `; ${p.marriages} marriage${p.marriages > 1 ? "s" : ""}` : ""));
+    } else lines.push("No value cards");
+  }
+  if (p.money_line) lines.push(p.money_line);
+  for (const line of lines) cell.append(el("span", "reason", line), el("br"));
+  const amount = el("strong", p.money > 0 ? "gain" : p.money < 0 ? "loss" : "", p.money_words || formatMoney(0, currency));
+  cell.append(amount);
+  return cell;
+}
+
+/** A deals player's game chips over the deal: given or won, and what they hold now. */
+function chipsCell(p) {
+  const cell = el("td", "num chips");
+  if (p.chips_line) cell.append(el("span", "reason", p.chips_line), el("br"));
+  if (p.chips_words) cell.append(el("strong", p.chips_moved > 0 ? "gain" : p.chips_moved < 0 ? "loss" : "", p.chips_words));
+  return cell;
 }

@@ -4,7 +4,7 @@
 import { cardText, jokersFromCut } from "./cards.js";
 import { $, el, money, resultBody } from "./render.js";
 import { deal, jokers, nameOf } from "./state.js";
-import { gameOver, gameOverLines, showText } from "./text.js";
+import { dealWords, gameOver, gameOverLines, resultLines, showText } from "./text.js";
 import { verifyDeal } from "./verify.js";
 
 
@@ -72,11 +72,9 @@ export function drawResult(page) {
     verifyShuffle(page, table.verify);
   }
   const j = table.verify ? jokersFromCut(table.verify.cut, st.variant === "points21") : jokers(st);
+  $("result-h").textContent = `${dealWords(table)}: result`;
   const body = resultBody(result, { nameOf: (p) => nameOf(st, p), words: st.words, currency: st.currency, jokers: j, variant: st.variant });
-  const totals = table.players.filter((p) => p.score !== null && p.score !== undefined);
-  if (totals.length) {
-    body.append(el("p", "", "Totals: " + totals.map((p) => `${nameOf(st, p.player)} ${p.score}${p.status === "eliminated" ? " (out)" : ""}`).join(" · ")));
-  }
+  for (const line of resultLines(st)) body.append(el("p", "standing", line));
   body.append(el("p", "mono", `Seed ${result.seed}`));
   const next = el("p", "next-deal");
   next.id = "next-deal";
@@ -109,10 +107,15 @@ async function verifyShuffle(page, info) {
   }
 }
 
+let overShown = false;
+
 export function drawGameOver(page) {
   const over = gameOver(page.st.table);
   $("game-over").hidden = !over;
+  // The game's end takes the place of the last deal's result, which "The last deal" shows again.
+  if (over && !overShown) $("result").hidden = true;
+  overShown = over;
   if (!over) return;
-  $("result").hidden = true;
+  $("over-result").hidden = !page.st.table.last_result;
   $("over-body").replaceChildren(...gameOverLines(page.st).map((text) => el("p", "", text)));
 }

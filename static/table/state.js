@@ -5,13 +5,14 @@ import { jokersFromCut } from "./cards.js";
 import * as model from "./hand.js";
 
 /** A fresh state for the page; ``config`` comes from the page's data attributes. */
-export function newState({ table, me, currency, variant, entryFee = 0, words = {} }) {
+export function newState({ table, me, currency, variant, entryFee = 0, seatHold = 0, words = {} }) {
   return {
     tableId: table,
     me,
     currency,
     variant,
     entryFee,
+    seatHold, // points tables: what a seat holds (the most a deal can lose x point value)
     words,
     names: {}, // player id -> display name, from snapshots (and the score card)
     table: null,
@@ -30,6 +31,7 @@ export function newState({ table, me, currency, variant, entryFee = 0, words = {
     autoSeen: new Set(), // players seen on auto drop during this deal
     endedWhy: "",
     voided: false,
+    tieBreakKey: "", // the tie-breaker last told (deals rummy), so it is told once
   };
 }
 
@@ -130,12 +132,20 @@ export function pointsCurrent(st) {
  * Bring the state in line with a new snapshot of the table (``st.table``): names, a new deal
  * (the felt, the selection and the labels of the last one cleared), the hand fitted to the
  * cards held. Returns what the page must do besides drawing: ``renamed`` (the log's names),
- * ``newDeal`` (clear the last deal's messages), ``save`` (send the grouping to be labelled).
+ * ``newDeal`` (clear the last deal's messages), ``save`` (send the grouping to be labelled),
+ * ``tieBreak`` (a tie-breaker not told yet: deals rummy, R-DEALS-4).
  */
 export function settle(st) {
   const table = st.table;
-  const out = { renamed: false, newDeal: false, save: false };
+  const out = { renamed: false, newDeal: false, save: false, tieBreak: false };
   if (!table) return out;
+  const tied = table.tie_break || [];
+  // A tie-breaker is named by the deal after which the tie was found: the pause before its deal
+  // and the deal itself are one tie-breaker, told once; another tie after it is told again.
+  const after = table.phase === "playing" ? table.deal_number - 1 : table.deal_number;
+  const tieKey = tied.length && table.waiting_for !== "" ? `${after}:${tied.join(",")}` : "";
+  if (tieKey && tieKey !== st.tieBreakKey) out.tieBreak = true;
+  st.tieBreakKey = tieKey || st.tieBreakKey;
   out.renamed = table.players.some((p) => st.names[p.player] !== p.name);
   for (const p of table.players) st.names[p.player] = p.name;
   const d = deal(st);

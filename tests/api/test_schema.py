@@ -240,3 +240,59 @@ def test_the_response_check_catches_an_undocumented_or_missing_field():
     assert list(check.iter_errors({**good, "password": "x"})), "an extra field must fail"
     assert list(check.iter_errors({"user": 1, "username": "alice"})), "a missing field must fail"
     assert list(check.iter_errors({**good, "user": "1"})), "a field of the wrong type must fail"
+
+
+def test_points_and_deals_tables_and_a_four_format_lobby_answer_as_documented(
+    alice, bob, monkeypatch, settings
+):
+    """The table view of a 13-card points table and of a deals table, in a deal and between
+    deals (seat holds, game chips, the number of deals, the tie-break list, the result's money
+    and chips lines), and a lobby of every format, each match the schema exactly."""
+    from games.models import TableTemplate
+    from tests.tables.support import Clock, in_turn_order, play_deal, scripted, seat_all
+
+    scripted(monkeypatch, settings)
+    schema = openapi_schema()
+    table_schema = validator(schema, {"$ref": "#/components/schemas/TableView"})
+    lobby_schema = validator(
+        schema, {"type": "array", "items": {"$ref": "#/components/schemas/LobbyTemplate"}}
+    )
+    clock = Clock()
+    users = [alice, bob]
+    points = seat_all(
+        TableTemplate.objects.create(
+            name="Points", variant="points13", currency="INR", seats=2, point_value=50
+        ),
+        users,
+        clock,
+    )
+    deals = seat_all(
+        TableTemplate.objects.create(
+            name="Deals", variant="deals", currency="INR", seats=2, entry_fee=2500, deals=2
+        ),
+        users,
+        clock,
+    )
+    TableTemplate.objects.create(name="Pool", variant="pool61", currency="INR", seats=3, entry_fee=1000)
+    TableTemplate.objects.create(name="21", variant="points21", currency="CHIPS", seats=3, point_value=10)
+    seen = {}
+    for table in (points, deals):
+        for moment in ("in a deal", "between deals"):
+            if moment == "between deals":
+                first, _second = in_turn_order(table, users)
+                play_deal(table, users, {first: "drop"}, clock)
+            view = client_for(alice).get(f"/api/tables/{table.pk}/").json()
+            errors = sorted(table_schema.iter_errors(view), key=str)
+            assert not errors, (
+                f"{table.template.variant} {moment}: {errors[0].message} at {list(errors[0].absolute_path)}"
+            )
+            seen[(table.template.variant, moment)] = view
+    assert seen[("points13", "in a deal")]["players"][0]["held"] == 80 * 50
+    assert seen[("deals", "in a deal")]["players"][0]["chips"] == 160
+    assert seen[("deals", "in a deal")]["deals"] == 2
+    assert "money_line" in seen[("points13", "between deals")]["last_result"]["players"][0]
+    assert "chips_line" in seen[("deals", "between deals")]["last_result"]["players"][0]
+    lobby = client_for(alice).get("/api/lobby/").json()
+    errors = sorted(lobby_schema.iter_errors(lobby), key=str)
+    assert not errors, f"lobby: {errors[0].message} at {list(errors[0].absolute_path)}"
+    assert [row["format"] for row in lobby] == ["points", "pool", "deals", "points21"]

@@ -7,6 +7,8 @@ timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair
 ``python -m tests.browser.site backoffice``: real play for the staff (tests/browser/test_backoffice.py).
 ``python -m tests.browser.site six_seats``: alice and five players with long names at a 6-seat
 practice pool table (tests/browser/test_phone_table.py).
+``python -m tests.browser.site deals_tie``: carol and a bot tied after the two deals of a
+practice deals table, its tie-breaker next (tests/browser/test_formats.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
 the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
 ``python -m tests.browser.site accounts``: alice's address, confirmed (tests/browser/test_accounts.py).
@@ -26,6 +28,9 @@ from typing import Any
 
 PASSWORD = "browser-test-pass-1"
 PLAYERS = ("alice", "bob", "carol")
+#: Practice templates of the two formats played deal after deal against a bot (quick turns).
+POINTS_VS_A_BOT = "Browser practice points vs a bot"
+DEALS_VS_A_BOT = "Browser practice deals, best of 2, vs a bot"
 
 
 def seed_pair(number: int) -> tuple[bytes, bytes]:
@@ -70,30 +75,28 @@ def setup() -> None:
         entry_fee=1000,
         rejoin_seconds=3,
     )
-    TableTemplate.objects.create(
-        name="Browser practice 61 pool vs a bot",
-        variant="pool61",
-        currency="CHIPS",
-        seats=2,
-        entry_fee=1000,
-        bots_allowed=True,
-        move_seconds=8,
-        extra_seconds=2,
-        show_seconds=10,
-        rejoin_seconds=2,
-    )
-    TableTemplate.objects.create(
-        name="Browser practice 21 cards vs a bot",
-        variant="points21",
-        currency="CHIPS",
-        seats=2,
-        point_value=10,
-        bots_allowed=True,
-        move_seconds=8,
-        extra_seconds=2,
-        show_seconds=10,
-    )
+    vs_a_bot("Browser practice 61 pool vs a bot", "pool61", entry_fee=1000, rejoin_seconds=2)
+    vs_a_bot("Browser practice 21 cards vs a bot", "points21", point_value=10)
+    vs_a_bot(POINTS_VS_A_BOT, "points13", point_value=10)
+    vs_a_bot(DEALS_VS_A_BOT, "deals", entry_fee=1000, deals=2)
     call_command("seed_tables", verbosity=0)
+
+
+def vs_a_bot(name: str, variant: str, **fields: Any) -> None:
+    """A practice template for one player against a bot, with quick turns."""
+    from games.models import TableTemplate
+
+    TableTemplate.objects.create(
+        name=name,
+        variant=variant,
+        currency="CHIPS",
+        seats=2,
+        bots_allowed=True,
+        move_seconds=8,
+        extra_seconds=2,
+        show_seconds=10,
+        **fields,
+    )
 
 
 STAFF = {"rita": "risk", "ravi": "risk", "cash": "cashier"}
@@ -185,6 +188,43 @@ def accounts() -> None:
     alice.save(update_fields=["email_verified_at"])
 
 
+#: The seed pairs (``seed_pair``) of the two deals before the tie-breaker of ``deals_tie``.
+TIE_SEEDS = (501, 502)
+
+
+def deals_tie() -> None:
+    """carol and a bot at a practice deals table (best of 2), tied after its two deals: each
+    deal's first player dropped on their first turn (20 game chips each way), so the table is
+    in the pause before its tie-breaker deal, or in that deal (R-DEALS-4). The deals' seeds are
+    fixed (``TIE_SEEDS``), so the seating and who plays first are known; served with
+    ``BROWSER_DEAL_SEEDS``, the tie-breaker deal is known too."""
+    _django()
+    import time
+
+    from accounts.models import User
+    from games import services
+    from games.bots import fill_with_bots
+    from games.engine import table as engine
+    from games.models import Table, TableTemplate
+
+    queued = [*seed_pair(TIE_SEEDS[0]), *seed_pair(TIE_SEEDS[1])]  # the two deals and their tosses
+    services.new_seed = lambda: queued.pop(0)  # type: ignore[assignment]
+    carol = User.objects.get(username="carol")
+    table = fill_with_bots(services.play_now(carol, TableTemplate.objects.get(name=DEALS_VS_A_BOT)))
+    for number in (1, 2):
+        state = engine.TableState.from_json(Table.objects.get(pk=table.pk).state)
+        assert state.deal is not None, state.phase
+        assert state.deal_number == number
+        first = state.deal.seats[state.deal.turn].player
+        services.act(table.pk, User.objects.get(pk=int(first)), {"type": "drop"})
+        if number == 1:  # the pause between the deals (5 s), then the second deal
+            time.sleep(5.2)
+            assert services.expire(table.pk, Table.objects.get(pk=table.pk).version)
+    state = engine.TableState.from_json(Table.objects.get(pk=table.pk).state)
+    assert len(state.tie_break) == 2, state.tie_break
+    print(table.pk)
+
+
 def serve(port: str) -> None:
     _django()
     from django.conf import settings
@@ -240,5 +280,6 @@ if __name__ == "__main__":
         "backoffice": backoffice,
         "six_seats": six_seats,
         "accounts": accounts,
+        "deals_tie": deals_tie,
     }
     commands[command](*args)

@@ -34,6 +34,10 @@ def log_in(context, url: str, name: str):  # type: ignore[no-untyped-def]
 
 
 def play_now(page, template: str) -> int:  # type: ignore[no-untyped-def]
+    """Press "Play now" on ``template`` in the lobby, opening its format's tab first."""
+    button = page.get_by_role("button", name=f"Play now: {template}", include_hidden=True)
+    tab = button.locator("xpath=ancestor::section[@role='tabpanel']").get_attribute("data-format")
+    page.click(f"#tab-{tab}")
     page.get_by_role("button", name=f"Play now: {template}").click()
     page.wait_for_url(re.compile(r"/games/tables/\d+/$"))
     return int(re.search(r"/tables/(\d+)/", page.url).group(1))  # type: ignore[union-attr]

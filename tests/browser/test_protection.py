@@ -63,7 +63,8 @@ def test_a_new_player_sets_a_limit_verifies_and_takes_a_break_on_a_phone__R_PROT
     assert "Money play is closed to you until" in page.locator(".message").inner_text()
     page.goto(f"{site.url}/games/")
     assert "You are taking a break from money play until" in page.locator("main").inner_text()
-    assert page.locator("text=Practice (chips)").count() == 1
+    assert page.locator("h3.kind.money").count() == 0, "no money tables on a break"
+    assert page.locator("h3.kind.practice").count() == 4, "practice tables in every format"
     page.screenshot(path=str(SHOTS / "protection-lobby-on-a-break.png"), full_page=True)
 
     rita.goto(f"{site.url}/backoffice/protection/")

@@ -34,7 +34,7 @@ test("the player after the dealer plays first (R-DEAL-4)", () => {
 test("a fresh hand is sorted by suit and sent to be labelled", () => {
   const st = stateAt(tableOf());
   const out = state.settle(st);
-  assert.deepEqual(out, { renamed: true, newDeal: true, save: true });
+  assert.deepEqual(out, { renamed: true, newDeal: true, save: true, tieBreak: false });
   assert.deepEqual(st.groups, [["KS"], ["2H", "3H", "4H"], ["7D"]]);
   assert.equal(state.settle(st).save, false, "the same hand again: nothing to save");
 });
@@ -119,4 +119,19 @@ test("a presence frame turns a seat online or offline between snapshots", () => 
   assert.equal(seat.connected, false);
   assert.equal(state.applyPresence(st, { type: "presence", player: "2", connected: false }), false, "no change");
   assert.equal(state.applyPresence(st, { type: "presence", player: "9", connected: true }), false, "not seated");
+});
+
+test("a deals tie-breaker is told once, and a second tie-breaker again (R-DEALS-4)", () => {
+  const tied = { variant: "deals", deals: 2, tie_break: ["1", "2"], players: [player("1", { score: null, chips: 160 }), player("2", { score: null, chips: 160 })] };
+  const st = stateAt(tableOf({ ...tied, phase: "between", waiting_for: "pause", deal_number: 2, deal: null }), { variant: "deals" });
+  assert.equal(state.settle(st).tieBreak, true, "the pause after the last deal: tied");
+  assert.equal(state.settle(st).tieBreak, false, "the same snapshot again");
+  st.table = tableOf({ ...tied, deal_number: 3 });
+  assert.equal(state.settle(st).tieBreak, false, "the tie-breaker deal is the same tie-breaker");
+  st.table = tableOf({ ...tied, phase: "between", waiting_for: "pause", deal_number: 3, deal: null });
+  assert.equal(state.settle(st).tieBreak, true, "still tied after it: another tie-breaker");
+  st.table = tableOf({ ...tied, tie_break: [], phase: "finished", status: "finished", waiting_for: "", deal: null });
+  assert.equal(state.settle(st).tieBreak, false);
+  const none = stateAt(tableOf());
+  assert.equal(state.settle(none).tieBreak, false, "a pool table has no tie-breaker");
 });

@@ -2,7 +2,17 @@
 import { newState } from "../../static/table/state.js";
 
 export const WORDS = {
-  event: { drew: "drew", discarded: "discarded", standings: "The scores after the deal are in", wrong_show_reason: "Why the show was wrong" },
+  event: {
+    drew: "drew",
+    discarded: "discarded",
+    standings: "The scores after the deal are in",
+    wrong_show_reason: "Why the show was wrong",
+    chips_moved: "The game chips moved to the deal's winner",
+    tie_breaker: "A tie-breaker deal decides between the players tied for the most game chips",
+    settled: "The deal was settled",
+    game_started: "The game started",
+  },
+  unit: { game_chips: "game chips" },
   outcome: { first_drop: "First drop", wrong_show: "Wrong show" },
   pile: { closed: "closed pile", open: "open pile" },
 };

@@ -123,3 +123,97 @@ test("the game's end names the winner, the payouts, and why a game was voided", 
   assert.equal(text.gameOverLines(st)[1], "Why: a server fault");
   assert.ok(!text.gameOver(tableOf()));
 });
+
+/** A deals table (best of ``deals``) as player "1" sees it, each player with their game chips. */
+function dealsTable(chips, fields = {}) {
+  const players = Object.entries(chips).map(([id, n]) => player(id, { score: null, chips: n }));
+  return tableOf({ variant: "deals", deals: 3, tie_break: [], players, prize: 2700, ...fields });
+}
+
+test("a deals table counts its deals, 'Deal 2 of 3', and names a tie-breaker deal (R-DEALS-1, R-DEALS-4)", () => {
+  const st = stateAt(dealsTable({ 1: 160, 2: 160 }, { deal_number: 2 }), { variant: "deals" });
+  settle(st);
+  assert.equal(text.dealWords(st.table), "Deal 2 of 3");
+  assert.equal(text.statusText(st), "Deal 2 of 3. name2's turn.");
+  st.table = dealsTable({ 1: 200, 2: 200 }, { deal_number: 3, phase: "between", waiting_for: "pause", deal: null, tie_break: ["1", "2"] });
+  assert.equal(text.statusText(st), "Tie-breaker: You and name2 are tied for the most game chips (200 each); a deal among them decides.");
+  st.table = dealsTable({ 1: 200, 2: 200, 3: 80 }, { deal_number: 4, tie_break: ["1", "2"] });
+  assert.equal(text.dealWords(st.table), "Tie-breaker deal (deal 4)");
+  assert.equal(text.statusText(st), "Tie-breaker deal (deal 4). name2's turn.");
+  assert.equal(text.dealWords(tableOf({ deal_number: 5 })), "Deal 5", "a pool table does not count to an end");
+});
+
+test("a deals seat shows its game chips with the chip's mark, said as game chips, never money (R-DEALS-2)", () => {
+  const st = stateAt(dealsTable({ 1: 140, 2: 180 }, { tie_break: ["2"] }), { variant: "deals" });
+  settle(st);
+  const [mine, other] = st.table.players.map((p) => text.seatView(st, p, true));
+  assert.equal(mine.score, "140");
+  assert.equal(mine.chips, true);
+  assert.equal(mine.label, "name1, 140 game chips, dealer, 13 cards");
+  assert.ok(!/₹|\bchips\b(?<!game chips)/.test(mine.label.replace("game chips", "")), mine.label);
+  assert.deepEqual(other.badges.map((b) => b.text), ["Tie-breaker"]);
+  const pool = stateAt(tableOf());
+  settle(pool);
+  assert.equal(text.seatView(pool, pool.table.players[0]).chips, false);
+});
+
+test("the log tells game chips moved, a tie-breaker with the tied and their chips, and a game's deals", () => {
+  const st = stateAt(dealsTable({ 1: 140, 2: 180 }), { variant: "deals" });
+  settle(st);
+  const moved = { type: "chips_moved", data: { number: 1, moved: { 2: 20, 1: -20 }, chips: { 2: 180, 1: 140 } } };
+  assert.equal(text.logLine(st, moved), "The game chips moved to the deal's winner: You \u221220, name2 +20; now You 140, name2 180");
+  const tie = { type: "tie_breaker", data: { players: ["1", "2"], chips: 160, reason: "tied for the most game chips" } };
+  assert.equal(text.logLine(st, tie), "A tie-breaker deal decides between the players tied for the most game chips: You and name2, 160 game chips each");
+  const started = { type: "game_started", data: { players: ["1", "2"], prize_pool: 2000, deals: 3, chips: 240 } };
+  assert.equal(text.logLine(st, started), "The game started: best of 3, 240 game chips each");
+  assert.equal(text.logLine(st, { type: "game_started", data: { players: ["1"] } }), "The game started", "a pool game names no deals");
+  assert.equal(text.namesOf(st, ["2", "1", "3"]), "name2, You and Player 3");
+});
+
+test("a deals game's end names the winner of the prize pool with the game chips, most first", () => {
+  const st = stateAt(dealsTable({ 1: 120, 2: 200 }, { status: "finished", phase: "finished", waiting_for: "", winner: "2", payouts: [["2", 1800]], deal: null }), { variant: "deals" });
+  settle(st);
+  assert.deepEqual(text.gameOverLines(st), [
+    "Winner: name2, with the most game chips (200).",
+    "Game chips: name2 200, You 120.",
+    "name2 is paid 18 chips from the prize pool.",
+  ]);
+});
+
+test("under a deal's result: the game chips now at a deals table, the seats and the top-up to come at a points table", () => {
+  const deals = stateAt(dealsTable({ 1: 140, 2: 180 }, { phase: "between", waiting_for: "pause", deal: null }), { variant: "deals" });
+  settle(deals);
+  assert.deepEqual(text.resultLines(deals), ["Game chips now: name2 180 · You 140"]);
+  const players = [player("1", { score: null, held: 600 }), player("2", { score: null, held: 980 })];
+  const points = stateAt(tableOf({ variant: "points13", players, phase: "between", waiting_for: "pause", deal: null, prize: null }), { variant: "points13", seatHold: 800 });
+  settle(points);
+  assert.deepEqual(text.resultLines(points), [
+    "Seat balances now: You 6 chips · name2 9.80 chips",
+    "Your seat is below 8 chips: it is topped back up from your wallet (2 chips) before the next deal.",
+  ]);
+  const pool = stateAt(tableOf({ players: [player("1", { score: 20 }), player("2", { score: 0 })] }));
+  settle(pool);
+  assert.deepEqual(text.resultLines(pool), ["Totals: You 20 · name2 0"]);
+});
+
+test("a seat topped up or stood up is told in words, with the amount and the reason (R-PTS-4, R-21-9)", () => {
+  const st = stateAt(tableOf({ variant: "points13" }), { variant: "points13", currency: "INR" });
+  settle(st);
+  const topped = { type: "topped_up", data: { player: "1", amount: 2000, reason: "the seat fell below 80 points and was topped up from the wallet" } };
+  assert.equal(text.noteOf(st, topped), "Your seat fell below 80 points and was topped up from the wallet (₹20.00).");
+  assert.equal(text.logLine(st, topped), "Your seat fell below 80 points and was topped up from the wallet (₹20.00)");
+  const stood = { type: "stood_up", data: { player: "2", amount: 3000, reason: "the seat fell below 80 points and the wallet cannot top it up: the seat balance is back in the wallet" } };
+  assert.equal(text.noteOf(st, stood), "name2 was stood up: name2's seat fell below 80 points and the wallet cannot top it up: the seat balance is back in the wallet.");
+  assert.equal(text.noteOf(st, { type: "drew", data: { player: "2" } }), null);
+  const settled = { type: "settled", data: { number: 4, net: { 1: -20, 2: 20 } } };
+  assert.equal(text.logLine(st, settled), "The deal was settled: You \u221220 points, name2 +20 points");
+});
+
+test("leaving asks what it costs at each format (R-MONEY-5, R-PTS-5)", () => {
+  const points = stateAt(tableOf(), { variant: "points13" });
+  assert.match(text.leaveQuestion(points), /counts as a drop for you; your seat balance goes back to your wallet once it is settled/);
+  points.table = tableOf({ phase: "between", waiting_for: "pause", deal: null });
+  assert.equal(text.leaveQuestion(points), "Leave the table? Your seat balance goes back to your wallet.");
+  assert.match(text.leaveQuestion(stateAt(tableOf(), { variant: "deals" })), /you forfeit your entry fee/);
+  assert.match(text.leaveQuestion(stateAt(tableOf({ phase: "waiting", status: "waiting", deal: null }))), /goes back to your wallet/);
+});

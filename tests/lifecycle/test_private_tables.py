@@ -9,6 +9,7 @@ from games import services
 from games.consumers import CLOSE_PRIVATE
 from games.engine import table as engine
 from games.errors import GameError
+from games.lobby import rows
 from games.models import Table
 from tests.api.support import assert_error, client_for
 from tests.live.support import Closed, Conn, make_user, run, state, template
@@ -34,7 +35,10 @@ def test_a_private_table_is_refused_on_the_web_without_the_code(people, client):
     assert client.get(f"/games/tables/{table.pk}/").status_code == 404
     assert client.get(f"/games/invite/WRONGCODE/").status_code == 404  # noqa: F541
     assert client.post(f"/games/invite/WRONGCODE/").status_code == 404  # noqa: F541
-    assert table.pk not in [t.pk for t in client.get("/games/").context["open_tables"]]
+    lobby = client.get("/games/").context["lobby"]
+    row = next(row for row in rows(lobby) if row["id"] == table.template_id)
+    assert (row["playing"], row["waiting"]) == (0, 0), "a private table's players are not counted"
+    assert row["who_words"] == "Nobody seated yet"
     # The invitation: the page, then a seat, then the table page.
     assert client.get(f"/games/invite/{table.invite_code.lower()}/").status_code == 200
     response = client.post(f"/games/invite/{table.invite_code}/")

@@ -46,3 +46,19 @@ def test_every_table_phase_wait_and_deal_phase_is_documented():
     names += ["players", "countdown", "move", "decisions", "pause"]
     missing = [name for name in names if f"`{name}`" not in DOC]
     assert not missing, f"add these phases to docs/PROTOCOL.md, 'Phases': {missing}"
+
+
+def test_every_event_type_the_server_sends_is_in_the_event_table():
+    """Points and deals events included (chips_moved, tie_breaker, settled, topped_up, stood_up):
+    each has its row in "Event types", with its data."""
+    sent: set[str] = set()
+    pattern = re.compile(r'\bEvent\(\s*"([a-z_]+)"(?:\s+if\s[^"]*?\selse\s+"([a-z_]+)")?')
+    for source in (ROOT / "games").rglob("*.py"):
+        for match in pattern.finditer(source.read_text()):
+            sent.update(name for name in match.groups() if name)
+    assert {"chips_moved", "tie_breaker", "settled", "topped_up", "stood_up"} <= sent, "the scan works"
+    table = DOC.split("## Event types", 1)[1].split("\n## ", 1)[0]
+    rows = set(re.findall(r"^\| `([a-z_]+)`(?:, `([a-z_]+)`)?", table, re.MULTILINE))
+    listed = {name for row in rows for name in row if name}
+    missing = sorted(sent - listed)
+    assert not missing, f"add these events to docs/PROTOCOL.md, 'Event types': {missing}"

@@ -198,10 +198,17 @@ def test_the_21_card_money_line_is_points_times_value_less_rake__R_21_7_R_MONEY_
     assert (winner["value_jokers"], winner["uppers"], winner["lowers"], winner["marriages"]) == (1, 1, 1, 1)
     assert winner["money"] == 450
     assert winner["rake"] == 50
-    assert winner["money_words"] == "4.50 chips"
+    assert winner["money_words"] == "+4.50 chips"
+    assert winner["money_line"] == "Gets 50 points × 0.10 chips = 5 chips, less 0.50 chips rake: 4.50 chips"
     assert loser["money"] == -500
+    assert loser["money_words"] == "\u22125 chips"
+    assert loser["money_line"] == "Pays 50 points × 0.10 chips = 5 chips"
     assert loser["rake"] == 0
     assert winner["cap"] == 200
+    assert out["note"] == (
+        "Each loser pays the winner their points × 0.10 chips a point, at most 200 points a deal; "
+        "the house's 10% rake comes off the winner's gain."
+    )
 
 
 def test_a_split_offer_is_explained__R_POOL_8():
@@ -259,3 +266,68 @@ def test_an_engine_refusal_names_cards_as_a_player_writes_them():
     error = GameError.from_engine(refusal)
     assert error.code == "open_card_discard"
     assert error.message == "you took J♥ from the open pile: you cannot discard it"
+
+
+def two_first_drops(users, **fields):
+    """A first deal of a new table of three in which the first two to play drop on their first
+    turn (20 points each): the table, the players in turn order and the result as the first sees it."""
+    clock = Clock()
+    table = seat_all(template(name=fields["variant"], **{"entry_fee": 0, **fields}), users, clock)
+    order = in_turn_order(table, users)
+    play_deal(table, users, {order[0]: "drop", order[1]: "drop"}, clock)
+    table.refresh_from_db()
+    return table, order, table_view(table, order[0])["last_result"]
+
+
+def test_a_points_deal_in_money_losers_pay_points_times_value_the_winner_nets_the_rake__R_PTS_3(
+    alice, bob, carol
+):
+    """13-card points at ₹0.50 a point: two first drops of 20 pay ₹10.00 each; the winner gets
+    40 points (₹20.00) less the 10% rake (₹2.00)."""
+    _, (first, _, winner), result = two_first_drops([alice, bob, carol], variant="points13", point_value=50)
+    by_player = {p["player"]: p for p in result["players"]}
+    loser = by_player[str(first.pk)]
+    assert loser["money"] == -1000
+    assert loser["money_words"] == "\u2212₹10.00"
+    assert loser["money_line"] == "Pays 20 points × ₹0.50 = ₹10.00"
+    won = by_player[str(winner.pk)]
+    assert won["money"] == 1800
+    assert won["rake_words"] == "₹2.00"
+    assert won["money_line"] == "Gets 40 points × ₹0.50 = ₹20.00, less ₹2.00 rake: ₹18.00"
+    assert result["note"].startswith("Each loser pays the winner their points × ₹0.50 a point, at most 80")
+    assert "value_jokers" not in won, "value cards are 21-card only"
+    for row in result["players"]:
+        assert not RAW.search(row["money_line"]), row["money_line"]
+
+
+def test_a_deals_result_says_the_game_chips_each_player_gave_or_won_and_the_score_card_keeps_them__R_DEALS_3(
+    client, alice, bob, carol
+):
+    """Best of 2 for three: 160 game chips each. Two first drops (20 each) move 40 chips to the
+    deal's winner; the words say game chips, never rupees."""
+    users = [alice, bob, carol]
+    table, (first, _, winner), result = two_first_drops(users, variant="deals", entry_fee=2500, deals=2)
+    clock = Clock(state(table).now_ms)
+    by_player = {p["player"]: p for p in result["players"]}
+    assert by_player[str(first.pk)]["chips_line"] == "Gives 20 game chips to the winner: 140 left"
+    assert by_player[str(first.pk)]["chips_words"] == "\u221220 game chips"
+    assert by_player[str(winner.pk)]["chips_line"] == "Wins 40 game chips: 200 now"
+    assert (by_player[str(winner.pk)]["chips_before"], by_player[str(winner.pk)]["chips"]) == (160, 200)
+    assert "money_line" not in by_player[str(first.pk)], "game chips are not money"
+    assert "game chips are a score, not money" in result["note"]
+    assert all("₹" not in row["chips_line"] for row in result["players"])
+    # The second deal: the chips before it are the first deal's standings.
+    pass_deadline(table, clock)
+    first, second, third = in_turn_order(table, users)
+    play_deal(table, users, {first: "drop", second: "drop"}, clock)
+    client.force_login(alice)
+    card = client.get(reverse("games:scores", args=[table.pk])).json()
+    assert [row["number"] for row in card["deals"]] == [1, 2]
+    assert card["deals"][0]["chips"] == {str(u.pk): n for u, n in ((winner, 200),)} | {
+        str(u.pk): 140 for u in users if u != winner
+    }
+    final = {str(p.name): p.chips for p in state(table).players}
+    assert card["deals"][1]["chips"] == final
+    last = {p["player"]: p for p in card["last"]["players"]}
+    assert last[str(third.pk)]["chips"] == final[str(third.pk)]
+    assert last[str(third.pk)]["chips_before"] == card["deals"][0]["chips"][str(third.pk)]
