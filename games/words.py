@@ -60,12 +60,6 @@ FORMAT_HINTS = {
     "points21": "21 cards, three packs, value cards and marriages, paid at a point value.",
 }
 
-#: Units a table counts in that are not money. Game chips are a deals game's score (R-DEALS-2):
-#: never written as rupees, nor as "chips" alone, which are practice money.
-UNITS = {
-    "game_chips": "game chips",
-}
-
 #: How a player's deal ended (games.engine.deal.Outcome).
 OUTCOMES = {
     "won": "Won",
@@ -177,12 +171,15 @@ PILES = {"closed": "closed pile", "open": "open pile"}
 
 CURRENCIES = {"INR": "Rupees", "CHIPS": "Practice chips"}
 
-#: What a stored amount counts, per currency (a download's amounts are integers in hundredths);
-#: "mixed": a table with rupee and chip rows.
+#: Units: what a stored amount counts, per currency (a download's amounts are integers in
+#: hundredths; "mixed": a table with rupee and chip rows); and the unit a deals game counts in
+#: that is not money: game chips are its score (R-DEALS-2), never written as rupees, nor as
+#: "chips" alone, which are practice money.
 UNITS = {
     "INR": "paise",
     "CHIPS": "hundredths of a chip",
     "mixed": "paise for rupees, hundredths of a chip for chips",
+    "game_chips": "game chips",
 }
 
 #: Changes to a player's protection (protection.history), as staff read them.
@@ -216,7 +213,6 @@ _TABLES = {
     "variant": VARIANTS,
     "format": FORMATS,
     "format_hint": FORMAT_HINTS,
-    "unit": UNITS,
     "outcome": OUTCOMES,
     "result": GAME_RESULTS,
     "status": STATUSES,
