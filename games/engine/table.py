@@ -86,6 +86,9 @@ from games.engine.variants import CHIPS_PER_DEAL, Variant
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+POINTS_HISTORY_KEPT = 10
+"""The finished deals a points table keeps in its state (every deal stays in the database's
+deal history): its state is read and written at every move, and the table deals for ever."""
 
 
 class Phase(StrEnum):
@@ -390,7 +393,8 @@ class TableState:
     payouts: tuple[tuple[str, int], ...] = ()
     """Pool: who was paid what when the game ended."""
     history: tuple[dict[str, Any], ...] = field(default=())
-    """Finished deals of this game in brief (number, winner, scores, the toss revealed)."""
+    """Finished deals of this game in brief (number, winner, scores, the toss revealed; deals:
+    the game chips after each). A points table keeps its last :data:`POINTS_HISTORY_KEPT`."""
     toss_seed: bytes | None = None
     """The seed of the last toss, secret until the deal after it is over."""
     toss_players: tuple[str, ...] = ()
@@ -1006,7 +1010,10 @@ def _deal_over(state: TableState, at: int, out: _Out, *, game_winner: str | None
         summary["toss"] = out.toss
         out.events.append(Event("toss_revealed", {"number": state.deal_number, **out.toss}))
         state = replace(state, toss_seed=None, toss_players=())
-    state = replace(state, phase=Phase.BETWEEN, since_ms=at, ready=False, history=(*state.history, summary))
+    history = (*state.history, summary)
+    if state.is_points:  # a points table deals for ever: its state keeps the last few deals only
+        history = history[-POINTS_HISTORY_KEPT:]
+    state = replace(state, phase=Phase.BETWEEN, since_ms=at, ready=False, history=history)
     if state.is_deals:
         state = _move_chips(state, result, out)
         if game_winner is not None:
@@ -1266,6 +1273,7 @@ def _end_with_winner(
         phase=Phase.FINISHED,
         winner=winner,
         qualified=qualified,
+        tie_break=(),
         payouts=((winner, prize),) if state.prize_pool else (),
         rejoin_open=(),
         split_offer=False,

@@ -293,3 +293,19 @@ def test_a_staff_void_drops_the_deal_and_returns_every_hold__R_MONEY_7():
     progress = t.apply(state, t.Void(state.now_ms + 1, "a fault"))
     assert set(progress.money) == {t.ReleaseSeat("a"), t.ReleaseSeat("b")}
     assert not any(isinstance(m, t.SettleDeal) for m in progress.money)
+
+
+def test_a_table_that_deals_for_ever_keeps_a_state_of_bounded_size():
+    """Its state is read and written at every move: it keeps the last few deals in brief, the
+    database keeps them all."""
+    state = started(("a", "b"))
+    sizes = []
+    for _ in range(30):
+        state, _, _ = play_out(state)
+        funds = tuple((p.name, 10**6) for p in state.seated)
+        state = t.apply(state, t.Timeout(state.deadline_ms, funds=funds)).state
+        state = t.apply(state, t.NextDeal(state.now_ms + 1, SEED2, SEED)).state
+        sizes.append(len(str(state.to_json())))
+    assert len(state.history) == t.POINTS_HISTORY_KEPT
+    assert state.history[-1]["number"] == 30
+    assert max(sizes[15:]) < 1.2 * min(sizes[15:]), "no growth deal after deal"
