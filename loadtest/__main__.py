@@ -64,6 +64,11 @@ class Step:
     db_connections: dict[str, int] = field(default_factory=dict)
     """PostgreSQL: the most connections each process kind held at once during the step."""
     db_connections_total: int = 0
+    arrivals: int = 0
+    """``--arrive``: players who arrived through the site during the step."""
+    arrival_failures: int = 0
+    """``--arrive``: their requests that got no answer or a 5xx."""
+    arrival_lines: list[str] = field(default_factory=list)
 
     @property
     def cpu_per_1000(self) -> float:
@@ -71,7 +76,7 @@ class Step:
 
     @property
     def clean(self) -> bool:
-        return not (self.errors or self.closes or self.missing or self.gaps)
+        return not (self.errors or self.closes or self.missing or self.gaps or self.arrival_failures)
 
     @property
     def holds(self) -> bool:
@@ -249,6 +254,12 @@ def start_echo(layer: str = "memory") -> tuple[subprocess.Popen[bytes], int]:
     raise SystemExit("the echo server did not open its port")
 
 
+def describe_times(kind: str, times: list[float]) -> str:
+    """A kind of request's count and its latency's median and p99, in words."""
+    ms = sorted(1000 * t for t in times)
+    return f"{kind:9} {len(ms):5}  p50 {quantile(ms, 0.5):7.1f} ms  p99 {quantile(ms, 0.99):7.1f} ms"
+
+
 def print_step(step: Step) -> None:
     cpu = ", ".join(f"{role} {seconds:.1f}" for role, seconds in sorted(step.server_cpu.items())) or "-"
     print(
@@ -262,6 +273,14 @@ def print_step(step: Step) -> None:
     )
     if step.error_kinds:
         print(f"        errors by kind: {json.dumps(step.error_kinds)}", flush=True)
+    if step.arrivals or step.arrival_lines:
+        print(
+            f"        arrivals during the step: {step.arrivals} new players,"
+            f" {step.arrival_failures} requests failed",
+            flush=True,
+        )
+        for line in step.arrival_lines:
+            print(f"          {line}", flush=True)
     if step.db_connections:
         kinds = ", ".join(f"{name} {count}" for name, count in sorted(step.db_connections.items()))
         print(f"        database connections at most: {step.db_connections_total} ({kinds})", flush=True)
@@ -364,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
         default=600,
         help="with --baseline, actions timed in this process to measure an action's own work (0: none)",
     )
+    parser.add_argument(
+        "--arrive",
+        action="store_true",
+        help="bring the players in through the site (sign-up, log-in, deposit, play now) and keep"
+        " them arriving during each step, one a second per 10 tables (loadtest.arrivals)",
+    )
     parser.add_argument("--json", type=Path, help="write every step's figures here")
     parser.add_argument(
         "--fail-on-errors",
@@ -375,7 +400,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         args.step = True
 
-    from loadtest.setup import django_setup, end_tables, seat_tables, vacuum_if_autovacuum_is_off
+    from loadtest.arrivals import Arrivals, seat_through_the_site
+    from loadtest.arrivals import summary as arrival_summary
+    from loadtest.setup import (
+        arrival_template,
+        django_setup,
+        end_tables,
+        seat_tables,
+        vacuum_if_autovacuum_is_off,
+    )
 
     django_setup()
     from django.conf import settings
@@ -441,18 +474,29 @@ def main(argv: list[str] | None = None) -> int:
                 "autovacuum is off on this PostgreSQL: the game's tables are vacuumed before each step",
                 flush=True,
             )
-        layout = seat_tables(tables, args.seats)
+        pace = max(1.0, tables / 10)
+        if args.arrive:
+            layout = seat_through_the_site(args.url, arrival_template(args.seats), tables, args.seats, pace)
+        else:
+            layout = seat_tables(tables, args.seats)
         gauge = connection_gauge()
+        arriving = Arrivals(args.url, pace) if args.arrive else None
         try:
             if gauge is not None:
                 gauge.start()
+            if arriving is not None:
+                arriving.start()
             step = measure("project", args.url, layout, procs.CpuMeter(port, db_name))
         finally:
             if gauge is not None:
                 step_connections = gauge.stop()
+            tally = arriving.stop() if arriving is not None else None
             end_tables(layout)
         if gauge is not None:
             step.db_connections, step.db_connections_total = step_connections, gauge.most_total
+        if tally is not None:
+            step.arrivals = tally.statuses_of("sign-up")
+            step.arrival_failures, step.arrival_lines = arrival_summary(tally, describe_times)
         if twin is not None:
             pairs.append((step, twin))
         return step

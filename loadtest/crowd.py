@@ -39,7 +39,7 @@ from typing import Any
 from loadtest import procs
 
 PASSWORD = "crowd-of-new-players-42"  # noqa: S105 (the crowd's own throwaway accounts)
-_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 @dataclass
@@ -57,6 +57,10 @@ class Tally:
     def sent(self) -> int:
         return sum(self.statuses.values())
 
+    def statuses_of(self, kind: str) -> int:
+        """How many requests of ``kind`` were answered (any status)."""
+        return sum(count for (name, _), count in self.statuses.items() if name == kind)
+
 
 class _LocalPolicy(http.cookiejar.DefaultCookiePolicy):
     """Send the site's secure cookies (``DEBUG=0``) to 127.0.0.1 and localhost over http, as a
@@ -72,9 +76,13 @@ class Client:
 
     def __init__(self, url: str, tally: Tally) -> None:
         self.url, self.tally = url, tally
-        jar = http.cookiejar.CookieJar(policy=_LocalPolicy())
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        self.jar = http.cookiejar.CookieJar(policy=_LocalPolicy())
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.token: str | None = None
+
+    def cookie(self, name: str) -> str | None:
+        """The value of the site's cookie ``name``, if it set one."""
+        return next((cookie.value for cookie in self.jar if cookie.name == name), None)
 
     def call(
         self, kind: str, method: str, path: str, body: Any = None, form: dict[str, str] | None = None
@@ -122,7 +130,7 @@ def arrive(url: str, number: int, tag: str, reads: int, tally: Tally) -> None:
     client.token = (login.get("token") if isinstance(login, dict) else None) or answer["token"]
     if number % 2 == 0:
         page = client.call("page", "GET", "/accounts/login/")
-        found = _CSRF.search(page) if isinstance(page, str) else None
+        found = CSRF_FIELD.search(page) if isinstance(page, str) else None
         if found:
             client.call(
                 "log-in (web)",

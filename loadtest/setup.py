@@ -88,6 +88,18 @@ def seat_tables(count: int, seats: int) -> list[list[Seat]]:
     return tables
 
 
+def arrival_template(seats: int) -> int:
+    """The template players who arrive through the site sit down at with play now (``--arrive``):
+    the load test's, but offered, so that play now takes it."""
+    django_setup()
+    from games.models import TableTemplate
+
+    template, _ = TableTemplate.objects.get_or_create(
+        name=f"Load test, arriving, {seats} seats", seats=seats, defaults={**TEMPLATE, "active": True}
+    )
+    return int(template.pk)
+
+
 def end_tables(layout: list[list[Seat]]) -> int:
     """Void the games of a finished step (cancel those that never started), so that they do not
     go on timing out on the server under the next steps; returns how many were ended."""

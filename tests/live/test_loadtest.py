@@ -112,6 +112,65 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
             daphne.wait(timeout=10)
 
 
+def test_players_who_arrive_through_the_site_fill_the_tables_and_keep_arriving(tmp_path: Path):
+    """``--arrive``: the step's players sign up, log in on the page, deposit and sit down with
+    play now over HTTP (nothing through the database), and more arrive during the step."""
+    env = scratch_site(tmp_path / "arrive.sqlite3")
+    env.update(API_THROTTLE_ANON="100000/min", API_THROTTLE_USER="100000/min")
+    port = free_port()
+    log = (tmp_path / "daphne.log").open("wb")
+    daphne = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "rummysite.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, daphne)
+        figures = tmp_path / "figures.json"
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "loadtest",
+                f"--url=http://127.0.0.1:{port}",
+                "--tables=2",
+                "--duration=4",
+                "--warmup=1",
+                "--arrive",
+                f"--json={figures}",
+                "--fail-on-errors",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+        (step,) = json.loads(figures.read_text())
+        assert step["tables"] == 2
+        assert step["actions"] >= 4, step
+        assert step["arrivals"] >= 2, step  # one a second (at least) during the step
+        assert step["arrival_failures"] == 0, step
+        assert "arrivals during the step" in run.stdout
+        with sqlite3.connect(tmp_path / "arrive.sqlite3") as database:
+            arrived = database.execute(
+                "SELECT count(*) FROM accounts_user WHERE username LIKE 'arrive-%'"
+            ).fetchone()[0]
+            deposits = database.execute("SELECT count(*) FROM wallet_deposit").fetchone()[0]
+        assert arrived >= 4 + step["arrivals"], "the tables' four players and the ones during the step"
+        assert deposits >= arrived - 1, "each paid in through the sandbox"
+    finally:
+        daphne.terminate()
+        try:
+            daphne.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daphne.kill()
+            daphne.wait(timeout=10)
+
+
 def test_tables_are_spread_over_the_interval_unless_in_lockstep():
     """Independent tables do not all act in the same millisecond: each starts at its own phase
     of the interval. ``--lockstep`` keeps the burst (every table at once) for comparison."""
