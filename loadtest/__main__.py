@@ -69,6 +69,10 @@ class Step:
     arrival_failures: int = 0
     """``--arrive``: their requests that got no answer or a 5xx."""
     arrival_lines: list[str] = field(default_factory=list)
+    daphne_mb: float = 0.0
+    """daphne's resident memory at the end of the step, its connections still open."""
+    memory: list[tuple[float, float]] = field(default_factory=list)
+    """daphne's resident memory during the step: (seconds, MiB), sampled each ``--memory-every``."""
 
     @property
     def cpu_per_1000(self) -> float:
@@ -189,6 +193,7 @@ def run_step(
         _run_step(ws_url, origin, layout, rate, warmup, duration, echo, lockstep, meter)
     )
     step.server_cpu = {role: round(seconds, 2) for role, seconds in meter.used.items()}
+    step.daphne_mb = round(meter.resident, 1)
     step.generator_cpu = own / (elapsed + 0.5)
     samples = [sample for table in tables for sample in table.samples]
     acks = [1000 * (s.answered - s.sent) for s in samples if s.answered is not None and s.error is None]
@@ -281,6 +286,14 @@ def print_step(step: Step) -> None:
         )
         for line in step.arrival_lines:
             print(f"          {line}", flush=True)
+    if step.daphne_mb:
+        players = step.tables * step.seats
+        series = "".join(f"{seconds / 60:.0f} min {mib:.0f}, " for seconds, mib in step.memory)
+        print(
+            f"        daphne's resident memory (MiB): {series}at the end {step.daphne_mb:.0f},"
+            f" {1024 * step.daphne_mb / players:.0f} KiB a connected player",
+            flush=True,
+        )
     if step.db_connections:
         kinds = ", ".join(f"{name} {count}" for name, count in sorted(step.db_connections.items()))
         print(f"        database connections at most: {step.db_connections_total} ({kinds})", flush=True)
@@ -389,6 +402,12 @@ def main(argv: list[str] | None = None) -> int:
         help="bring the players in through the site (sign-up, log-in, deposit, play now) and keep"
         " them arriving during each step, one a second per 10 tables (loadtest.arrivals)",
     )
+    parser.add_argument(
+        "--memory-every",
+        type=float,
+        default=0.0,
+        help="sample daphne's resident memory every this many seconds of each step (0: at its end only)",
+    )
     parser.add_argument("--json", type=Path, help="write every step's figures here")
     parser.add_argument(
         "--fail-on-errors",
@@ -481,7 +500,9 @@ def main(argv: list[str] | None = None) -> int:
             layout = seat_tables(tables, args.seats)
         gauge = connection_gauge()
         arriving = Arrivals(args.url, pace) if args.arrive else None
+        memory = procs.MemoryGauge(port, args.memory_every or 10**6)
         try:
+            memory.start()
             if gauge is not None:
                 gauge.start()
             if arriving is not None:
@@ -491,7 +512,9 @@ def main(argv: list[str] | None = None) -> int:
             if gauge is not None:
                 step_connections = gauge.stop()
             tally = arriving.stop() if arriving is not None else None
+            samples = memory.stop()
             end_tables(layout)
+        step.memory = samples if args.memory_every else []
         if gauge is not None:
             step.db_connections, step.db_connections_total = step_connections, gauge.most_total
         if tally is not None:

@@ -37,9 +37,12 @@ class Arrived:
     table: int | None
 
 
-def arrive(url: str, name: str, template: int | None, tally: Tally) -> Arrived | None:
+def arrive(
+    url: str, name: str, template: int | None, tally: Tally, seating: threading.Lock | None = None
+) -> Arrived | None:
     """One new player: sign up, log in, deposit, read the wallet, and play now at ``template``
-    (None: stay in the lobby). None if the site refused them somewhere on the way."""
+    (None: stay in the lobby), one play now at a time under ``seating``. None if the site
+    refused them somewhere on the way."""
     client = Client(url, tally)
     answer = client.call(
         "sign-up",
@@ -67,15 +70,19 @@ def arrive(url: str, name: str, template: int | None, tally: Tally) -> Arrived |
     client.call("wallet", "GET", "/api/wallet/")
     table = None
     if template is not None:
-        seated = client.call("play now", "POST", f"/api/templates/{template}/play/", {})
+        with seating or threading.Lock():
+            seated = client.call("play now", "POST", f"/api/templates/{template}/play/", {})
         table = seated.get("table") if isinstance(seated, dict) else None
     return Arrived(str(answer["user"]), session, table)
 
 
 def seat_through_the_site(url: str, template: int, count: int, seats: int, rate: float) -> list[list[Seat]]:
     """``count`` full tables of ``seats`` players who each arrived through the site and sat down
-    with play now, at most ``rate`` arrivals a second; the tables they filled, in order."""
+    with play now, at most ``rate`` arrivals a second; the tables they filled, in order. Their
+    sign-ups, log-ins and deposits run at once; their play nows one after another, so each fills
+    the table the one before opened (play now seats at the waiting table nearest to full)."""
     tally = Tally()
+    seating = threading.Lock()
     run = secrets.token_hex(3)
     names = [f"arrive-{run}-{n}" for n in range(count * seats)]
     arrived: list[Arrived | None] = []
@@ -86,7 +93,7 @@ def seat_through_the_site(url: str, template: int, count: int, seats: int, rate:
             delay = started + number / rate - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
-            futures.append(pool.submit(arrive, url, name, template, tally))
+            futures.append(pool.submit(arrive, url, name, template, tally, seating))
         arrived = [future.result() for future in futures]
     by_table: dict[int, list[Seat]] = {}
     for player in arrived:

@@ -82,6 +82,8 @@ class CpuMeter:
         self.processes: list[Process] = []
         #: CPU seconds per role between the last start and stop.
         self.used: dict[str, float] = {}
+        #: daphne's resident memory at the last stop, in MiB.
+        self.resident = 0.0
 
     def start(self) -> None:
         self.processes = server_processes(self.port, self.database)
@@ -96,6 +98,8 @@ class CpuMeter:
             spent = cpu_seconds(process.pid) - self.before.get(process.pid, 0.0)
             used[process.role] = used.get(process.role, 0.0) + max(spent, 0.0)
         self.used = used
+        # While the step's connections are still open: the memory they hold.
+        self.resident = resident_mb_of(self.port)
         return used
 
 
@@ -136,3 +140,49 @@ class ConnectionGauge:
                     self.most[name] = max(self.most.get(name, 0), int(count))
                 self.most_total = max(self.most_total, sum(int(count) for _, count in rows))
                 self._stop.wait(self.interval)
+
+
+def resident_mb(pid: int) -> float:
+    """A process's resident memory (VmRSS), in MiB; 0 if it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def resident_mb_of(port: int) -> float:
+    """The resident memory of every daphne serving ``port``, in MiB."""
+    return sum(resident_mb(p.pid) for p in server_processes(port, None) if p.role == "daphne")
+
+
+class MemoryGauge:
+    """The resident memory of the daphne serving ``port``, sampled every ``interval`` seconds
+    from /proc while a step runs: (seconds since the start, MiB) pairs."""
+
+    def __init__(self, port: int, interval: float = 60.0) -> None:
+        import threading
+
+        self.port, self.interval = port, interval
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        return list(self.samples)
+
+    def _sample(self) -> None:
+        import time
+
+        started = time.monotonic()
+        while True:
+            self.samples.append((time.monotonic() - started, resident_mb_of(self.port)))
+            if self._stop.wait(self.interval):
+                return
