@@ -11,7 +11,8 @@ cost more than the database takes to run it (docs/PERFORMANCE.md):
 - :mod:`hotpath.jsontext` writes and reads the JSON text of a table's state, frames and
   snapshots, with orjson. It imports nothing of the project.
 - :mod:`hotpath.busy` tells a request that waited too long for a pooled connection (the site
-  is busy: 503, try again) from a bug. It imports psycopg_pool only.
+  is busy: 503, try again) from a bug, and closes the pools before a process forks. It
+  imports Django's connections and psycopg_pool only.
 
 It sits under every app (docs/ARCHITECTURE.md, "Layers"): any app may import it, and it
 imports no app. ``tests/site/test_layers.py`` holds it to that.

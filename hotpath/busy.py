@@ -1,4 +1,5 @@
-"""Whether a database error means "every pooled connection is in use": the site is busy.
+"""The process's connection pool: whether a database error means "every pooled connection is in
+use" (the site is busy), and closing the pools before the process forks.
 
 A process takes its PostgreSQL connections from a pool of ``DB_POOL_SIZE``
 (rummysite/settings.py); a request that waits ``DB_POOL_TIMEOUT`` seconds for one gets
@@ -27,3 +28,16 @@ def pool_exhausted(error: BaseException | None) -> bool:
         error = error.__cause__ or error.__context__
         seen += 1
     return False
+
+
+def close_before_fork() -> None:
+    """Close this process's database connections and its pools, before it forks workers (the
+    Celery worker's prefork pool, ``wallet_stress``'s writers): a child inherits the parent's
+    memory, and a pooled socket used by two processes breaks both. Each child opens its own."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.close()
+        close_pool = getattr(connection, "close_pool", None)
+        if close_pool is not None and connection.settings_dict.get("OPTIONS", {}).get("pool"):
+            close_pool()

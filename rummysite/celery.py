@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_prerun
+from celery.signals import task_prerun, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 
@@ -27,3 +27,14 @@ def check_connections(**kwargs: Any) -> None:
 
 
 task_prerun.connect(check_connections)
+
+
+def close_pools_before_forking(**kwargs: Any) -> None:
+    """In the worker's main process, before its pool forks the processes that run the tasks:
+    no pooled connection of the parent is inherited (hotpath.busy.close_before_fork)."""
+    from hotpath.busy import close_before_fork
+
+    close_before_fork()
+
+
+worker_init.connect(close_pools_before_forking)

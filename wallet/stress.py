@@ -29,6 +29,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from hotpath.busy import close_before_fork
 from protection import kyc
 from wallet import cashier, providers
 from wallet import operations as ops
@@ -398,7 +399,7 @@ def run(
         log(f"{workers} writers in {processes} processes")
         context = multiprocessing.get_context("fork")
         start, out = context.Barrier(processes + 1), context.Queue()
-        connections.close_all()
+        close_before_fork()
         gc.freeze()  # the workers share the parent's objects without copying their pages
         children = [
             context.Process(

@@ -64,14 +64,17 @@ def test_a_whole_practice_deals_game_best_of_2_against_a_bot_on_a_phone(browser,
     context = phone(browser)
     try:
         page = against_a_bot(context, site.url, DEALS_VS_A_BOT, "Deals", "10 chips entry · best of 2")
-        expect(page.locator("#status")).to_contain_text("Deal 1 of 2", timeout=TIMEOUT)
+        # The bot may drop its first hand at once: the page may open on deal 1 or deal 2.
+        expect(page.locator("#status")).to_contain_text(re.compile(r"Deal [12] of 2"), timeout=TIMEOUT)
         chips = page.locator(".seat .score.game-chips")
         expect(chips).to_have_count(2)
-        assert chips.all_inner_texts() == ["160", "160"]
+        held = [int(text) for text in chips.all_inner_texts()]
+        assert sum(held) == 320, held  # 80 x 2 deals each, moved only between the two
+        assert held == [160, 160] or sorted(held) == [140, 180], held
         labels = page.eval_on_selector_all(
             "#seats .seat", "els => els.map(e => e.getAttribute('aria-label'))"
         )
-        assert all("160 game chips" in label for label in labels), labels
+        assert all(re.search(r"\b(160|140|180) game chips", label) for label in labels), labels
         results: list[str] = []
         turns = 0
         deadline = time.monotonic() + 180

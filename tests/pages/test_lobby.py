@@ -134,9 +134,12 @@ def test_a_lobby_costs_the_same_few_queries_whatever_the_number_of_templates_and
     for n in range(3):
         services.open_table(offer(f"Pool {n}", "pool201", entry_fee=1000 * (n + 1)))
     assert (queries(), queries(open_tables=True)) == (few, few_api)
-    with django_assert_max_num_queries(3):
+    # On PostgreSQL the money-play check's three reads go in one round trip (hotpath.statements),
+    # each one logged as a query.
+    check = 3 if connection.vendor == "postgresql" else 1
+    with django_assert_max_num_queries(2 + check):
         lobby(alice)
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(3 + check):
         answer = lobby(alice, open_tables=True)
     assert sum(len(row["open_tables"]) for row in rows(answer)) == 4  # bob's and three new pools
 
