@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "protection",
     "wallet",
     "games",
+    "fairplay",
 ]
 
 MIDDLEWARE = [

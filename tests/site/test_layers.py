@@ -1,10 +1,10 @@
 """Layers point one way (docs/ARCHITECTURE.md): under everything ``hotpath``, the hot paths'
 database access (``hotpath.jsontext``: orjson only; ``hotpath.pgpipe``: psycopg only;
-``hotpath.statements``: Django only), then the rules engine and
-accounts, then player protection, then the wallet, then games, then the back office and the
-API, then the site. A module may import its own app, an app of its layer's neighbour beside it
-(the back office and the API), or a layer below; never a layer above. And no import cycle
-among the project's modules.
+``hotpath.statements``: Django only), then the rules engine and accounts, then player
+protection, then the wallet, then games, then fair play and the tournaments (beside each other,
+not neighbours), then the back office and the API, then the site. A module may import its own
+app, an app of its layer's neighbour beside it (the back office and the API), or a layer below;
+never a layer above. And no import cycle among the project's modules.
 
 ``KNOWN_UPWARD`` lists the upward imports the project still has, so that CI fails on any new
 one; it may only shrink (a test checks that each entry is still real)."""
@@ -28,10 +28,12 @@ LAYERS = {
     "protection": 1,
     "wallet": 2,
     "games": 3,
-    "backoffice": 4,
-    "api": 4,
-    "rummysite": 5,
-    "loadtest": 5,
+    "fairplay": 4,
+    "tournaments": 4,
+    "backoffice": 5,
+    "api": 5,
+    "rummysite": 6,
+    "loadtest": 6,
 }
 
 #: Upward imports still there (none: the staff pages of the apps below live in
