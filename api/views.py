@@ -35,7 +35,8 @@ from accounts.registration import register
 from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
-from games import access, services
+from fairplay import signals
+from games import access, arrivals, services
 from games.lobby import lobby, rows
 from games.models import Deal, DealHand, Seat, Table, TableTemplate
 from games.views_state import events_for, table_view
@@ -126,6 +127,7 @@ class SignUpView(ApiView):
             raise ValidationError({name: [str(error) for error in errors] for name, errors in fields.items()})
         user = register(form)
         token = Token.objects.create(user=user)
+        signals.logged_in(request, user)
         return Response(
             {"user": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED
         )
@@ -167,6 +169,7 @@ class TokenView(ApiView):
         ):
             raise TotpRequired()
         token, _ = Token.objects.get_or_create(user=user)
+        signals.logged_in(request, user)
         return Response({"token": token.key})
 
     @extend_schema(
@@ -215,7 +218,9 @@ class PlayNowView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         template = get_object_or_404(TableTemplate, pk=pk, active=True)
-        return _table_response(services.play_now(request.user, template), request.user)
+        table = services.play_now(request.user, template)
+        arrivals.arrived(request, player(request).pk, table.pk)
+        return _table_response(table, request.user)
 
 
 class PrivateTableView(ApiView):
@@ -229,6 +234,7 @@ class PrivateTableView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         template = get_object_or_404(TableTemplate, pk=pk, active=True)
         table = services.open_private(request.user, template)
+        arrivals.arrived(request, player(request).pk, table.pk)
         response = _table_response(table, request.user, 201)
         response.data = {**response.data, "invite_code": table.invite_code}
         return response
@@ -305,7 +311,9 @@ class JoinView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
-        return _table_response(services.join(table.pk, request.user, code=table.invite_code), request.user)
+        joined = services.join(table.pk, request.user, code=table.invite_code)
+        arrivals.arrived(request, player(request).pk, joined.pk)
+        return _table_response(joined, request.user)
 
 
 class LeaveView(ApiView):
@@ -423,14 +431,18 @@ class DepositsView(ApiView):
     @extend_schema(
         operation_id="deposit_create",
         summary="Start a deposit: pending until the provider confirms it (the sandbox: at once)",
-        request=s.AmountSerializer,
+        request=s.DepositRequestSerializer,
         responses={201: s.DepositSerializer, **errors(400, 409)},
         tags=["wallet"],
     )
     def post(self, request: Request) -> Response:
-        body = s.AmountSerializer(data=request.data)
+        body = s.DepositRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        deposit = cashier.create_deposit(player(request), body.validated_data["amount"])
+        deposit = cashier.create_deposit(
+            player(request),
+            body.validated_data["amount"],
+            instrument=body.validated_data.get("instrument", ""),
+        )
         return Response(_deposit(deposit), status=status.HTTP_201_CREATED)
 
 
