@@ -71,7 +71,8 @@ def test_a_deposit_records_the_instrument_as_a_keyed_hash_and_links_its_payers(
             cashier.create_deposit(user, 500_00, instrument="shared.payer@okbank")
     rows = Signal.objects.filter(kind="deposit").order_by("id")
     assert [r.user_id for r in rows] == [alice.pk, bob.pk]
-    assert len(rows[0].instrument) == 64 and rows[0].instrument == rows[1].instrument
+    assert len(rows[0].instrument) == 64
+    assert rows[0].instrument == rows[1].instrument
     assert "okbank" not in rows[0].instrument
     link = Link.objects.get()
     assert (link.strength, set(link.reasons)) == ("strong", {"instrument"})

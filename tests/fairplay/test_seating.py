@@ -53,7 +53,11 @@ def test_play_now_on_the_page_seats_linked_accounts_at_different_money_tables(li
     assert web(carol).post(f"/games/play/{tmpl.pk}/").status_code == 302
     assert seated_at(carol) == {first}, "an unlinked player still fills the fullest table"
     joins = Signal.objects.filter(kind="join").order_by("id")
-    assert [(s.user_id, s.table_id) for s in joins] == [(alice.pk, first), (bob.pk, second), (carol.pk, first)]
+    assert [(s.user_id, s.table_id) for s in joins] == [
+        (alice.pk, first),
+        (bob.pk, second),
+        (carol.pk, first),
+    ]
 
 
 def test_play_now_picks_another_waiting_table_where_nobody_linked_sits(linked, carol):
@@ -81,7 +85,8 @@ def test_joining_a_linked_accounts_money_table_by_the_api_is_refused_without_a_n
     response = client_for(bob).post(f"/api/tables/{table.pk}/join/")
     body = assert_error(response, 409, "linked_account")
     assert body["message"] == MESSAGE
-    assert alice.username not in body["message"] and "alice" not in body["message"].lower()
+    assert alice.username not in body["message"]
+    assert "alice" not in body["message"].lower()
     assert seated_at(bob) == set(), "nothing was written"
 
 

@@ -125,4 +125,5 @@ def test_the_same_identity_document_makes_the_second_account__R_PROT_3_R_PROT_7(
             kyc.submit(user, "pan", "ABCDE1234F", provider=kyc.SandboxKyc())
     exclusions.take(first, "exclude_6m")
     found = money_play.refusal(other)
-    assert found is not None and found.code == CODE
+    assert found is not None
+    assert found.code == CODE
