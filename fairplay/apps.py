@@ -20,8 +20,8 @@ class FairPlayConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from fairplay import links, signals
-        from games import arrivals, seating
+        from fairplay import cheat_shared_device, links, signals
+        from games import arrivals, seating, simulate
         from protection import kyc, money_play
         from wallet import cashier
 
@@ -32,4 +32,6 @@ class FairPlayConfig(AppConfig):
             cashier.deposit_started.append(signals.deposited)
         if signals.identity_sent not in kyc.submitted:
             kyc.submitted.append(signals.identity_sent)
+        if cheat_shared_device.CHEAT not in simulate.CHEATS:
+            simulate.CHEATS.append(cheat_shared_device.CHEAT)
         user_logged_in.connect(signals.on_user_logged_in, dispatch_uid="fairplay.signals.logged_in")
