@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable
+from contextlib import nullcontext
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.client_ip import client_ip
@@ -162,17 +164,27 @@ def _agent(request: Any) -> str:
 def from_request(kind: str, request: Any, user_id: int, *, table_id: int | None = None) -> None:
     """Record a log-in or a seat from ``request``'s client. A failure is logged, never raised:
     a signal is worth less than the log-in or the seat it describes."""
-    try:
-        record(
+    _safely(
+        f"a {kind} signal of user {user_id}",
+        lambda: record(
             kind,
             user_id,
             address=_address(request),
             device=device_of(request),
             agent=_agent(request),
             table_id=table_id,
-        )
+        ),
+    )
+
+
+def _safely(what: str, run: Callable[[], object]) -> None:
+    """Run ``run``; a failure is logged, never raised. Inside a caller's transaction it runs in a
+    savepoint, so a failed signal leaves that transaction usable."""
+    try:
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            run()
     except Exception:
-        log.exception("fair play: a %s signal of user %s was not recorded", kind, user_id)
+        log.exception("fair play: %s was not recorded", what)
 
 
 def logged_in(request: Any, user: Any) -> None:
@@ -192,16 +204,20 @@ def sat_down(request: Any, user_id: int, table_id: int) -> None:
 
 def deposited(user_id: int, instrument: str) -> None:
     """A deposit started (``wallet.cashier.deposit_started``): the instrument's keyed hash."""
-    try:
-        record(SignalKind.DEPOSIT, user_id, instrument=instrument_hash(instrument))
-    except Exception:
-        log.exception("fair play: a deposit signal of user %s was not recorded", user_id)
+    _safely(
+        f"a deposit signal of user {user_id}",
+        lambda: record(SignalKind.DEPOSIT, user_id, instrument=instrument_hash(instrument)),
+    )
 
 
 def identity_sent(user_id: int, document: str) -> None:
     """An identity check submitted (``protection.kyc.submitted``) with the document's keyed
     hash. When that document is verified on another account, the check waits for staff
     (``protection.kyc.decide``) and a "linked accounts" case says why."""
+    _safely(f"an identity signal of user {user_id}", lambda: _identity(user_id, document))
+
+
+def _identity(user_id: int, document: str) -> None:
     record(SignalKind.IDENTITY, user_id, document=document)
     elsewhere = kyc.verified_elsewhere(user_id, document)
     if elsewhere:
@@ -212,8 +228,3 @@ def identity_sent(user_id: int, document: str) -> None:
             score=1.0,
             key=f"identity:{user_id}",
         )
-
-
-def sightings(user_id: int) -> Sequence[Signal]:
-    """A player's signals, newest first (staff pages)."""
-    return list(Signal.objects.filter(user_id=user_id).order_by("-at", "-id"))

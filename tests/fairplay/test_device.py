@@ -78,3 +78,16 @@ def test_a_garbage_header_is_ignored(alice):
         content_type="application/json",
     )
     assert Signal.objects.get(user=alice, kind="login").device == ""
+
+
+def test_a_signal_that_cannot_be_recorded_never_fails_the_log_in(alice, monkeypatch, caplog):
+    from fairplay import signals
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the signals table is away")
+
+    monkeypatch.setattr(signals, "record", broken)
+    response = Client().post("/accounts/login/", {"username": "alice", "password": demo_password("alice")})
+    assert response.status_code == 302
+    assert "a login signal of user" in caplog.text
+    assert not Signal.objects.filter(user=alice, kind="login").exists()
