@@ -6,7 +6,8 @@ record and answers their one question, "which of these players must be kept apar
 cases through the back office. docs/FAIRPLAY.md says what it catches and what it misses.
 
 Its hooks, each registered here and nowhere else: the seating answer (strong links), the
-money-play check (a self-excluded person's other accounts), and the signals (log-ins, seats,
+money-play check (a self-excluded person's other accounts, whose seats a self-exclusion also
+releases), and the signals (log-ins, seats,
 deposits' instruments, identity documents).
 """
 
@@ -20,9 +21,10 @@ class FairPlayConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from fairplay import cheat_shared_device, links, signals
+        from fairplay import cheat_shared_device, links, signals, stopped
         from games import arrivals, seating, simulate
         from protection import kyc, money_play
+        from protection.signals import money_play_stopped
         from wallet import cashier
 
         seating.register(links.keep_apart)
@@ -34,4 +36,5 @@ class FairPlayConfig(AppConfig):
             kyc.submitted.append(signals.identity_sent)
         if cheat_shared_device.CHEAT not in simulate.CHEATS:
             simulate.CHEATS.append(cheat_shared_device.CHEAT)
+        money_play_stopped.connect(stopped.stop_linked_money_play, dispatch_uid="fairplay.stopped")
         user_logged_in.connect(signals.on_user_logged_in, dispatch_uid="fairplay.signals.logged_in")

@@ -10,11 +10,12 @@ from django.test import Client
 from fairplay.words import LINKED_SELF_EXCLUDED
 from games import services
 from games.errors import GameError
+from games.models import Seat
 from protection import exclusions, kyc, money_play
 from tests.api.support import assert_error, client_for
 from tests.conftest import make_user
 from tests.fairplay.support import link_by_address, link_by_device
-from tests.protection.support import funded, money_pool, practice_pool
+from tests.protection.support import funded, money_pool, practice_pool, wallet
 from tests.tables.support import Clock, pass_deadline, play_deal, scripted, seat_all, template
 from wallet import cashier
 from wallet.cashier import topup_chips
@@ -127,3 +128,24 @@ def test_the_same_identity_document_makes_the_second_account__R_PROT_3_R_PROT_7(
     found = money_play.refusal(other)
     assert found is not None
     assert found.code == CODE
+
+
+def test_a_self_exclusion_releases_the_linked_accounts_waiting_seats__R_PROT_3(alice, bob, carol):
+    funded(bob)
+    funded(carol)
+    link_by_device(alice, bob)
+    table = services.play_now(bob, money_pool())
+    services.join(table.pk, carol)
+    before = wallet(bob)
+    exclusions.take(alice, "exclude_forever")
+    assert not Seat.objects.filter(table=table, user=bob, left_at__isnull=True).exists()
+    assert wallet(bob) == before + 100_00, "the entry fee back, as for any leave before the start"
+    assert Seat.objects.filter(table=table, user=carol, left_at__isnull=True).exists()
+
+
+def test_a_break_leaves_the_linked_accounts_seats_alone(alice, bob):
+    funded(bob)
+    link_by_device(alice, bob)
+    table = services.play_now(bob, money_pool())
+    exclusions.take(alice, "break_1d")
+    assert Seat.objects.filter(table=table, user=bob, left_at__isnull=True).exists()
