@@ -39,3 +39,37 @@ def test_the_default_is_180_days_and_the_task_runs_the_purge(alice, settings):
 def test_beat_runs_the_purge_daily():
     entry = django_settings.CELERY_BEAT_SCHEDULE["purge-fairplay-signals"]
     assert (entry["task"], entry["schedule"]) == ("fairplay.tasks.purge_signals", 86_400.0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_schedule_purges_at_start_up_then_every_interval(alice, monkeypatch, settings):
+    """Inside daphne (embedded mode): a purge at start-up, then one a day."""
+    import asyncio
+
+    from fairplay import schedule
+
+    naps: list[float] = []
+    old = timezone.now() - timedelta(days=200)
+
+    def grown_old() -> None:
+        from django.db import connection
+
+        signals.record("login", alice.pk, at=old)
+        connection.close()  # this thread's own connection
+
+    async def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 1:  # a signal grown too old between two runs
+            await asyncio.to_thread(grown_old)
+        if len(naps) == 2:
+            raise asyncio.CancelledError
+
+    signals.record("login", alice.pk, at=old)
+    monkeypatch.setattr(schedule.asyncio, "sleep", nap)
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(schedule._every(86_400.0))
+    assert naps == [86_400.0, 86_400.0]
+    assert not Signal.objects.filter(kind="login").exists(), "both runs purged"
+    assert Signal.objects.filter(kind="identity", user=alice).exists(), "a fresh signal stays"
+    settings.GAME_TIMERS = "celery"
+    assert schedule.start_with_daphne() is False, "with Celery, beat runs it instead"
