@@ -85,3 +85,19 @@ def test_a_deposit_without_an_instrument_records_nothing(alice, django_capture_o
     with django_capture_on_commit_callbacks(execute=True):
         cashier.create_deposit(alice, 500_00)
     assert not Signal.objects.filter(kind="deposit").exists()
+
+
+def test_the_deposit_form_and_the_api_pass_the_instrument_on(alice, bob, django_capture_on_commit_callbacks):
+    from django.test import Client
+
+    from tests.api.support import client_for
+
+    page = Client()
+    page.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert page.post("/wallet/deposit/", {"amount": "500", "instrument": "home@upi"}).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client_for(bob).post("/api/wallet/deposits/", {"amount": 500_00, "instrument": "home@upi"})
+    assert answer.status_code == 201
+    assert [s.user_id for s in Signal.objects.filter(kind="deposit").order_by("id")] == [alice.pk, bob.pk]
+    assert Link.objects.get().reasons.keys() == {"instrument"}
