@@ -48,6 +48,16 @@ from wallet import reports as wallet_reports
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Withdrawal
 
+#: The header fair play reads at each log-in and seat (docs/FAIRPLAY.md, "Signals").
+DEVICE_HEADER = OpenApiParameter(
+    "X-Device-Id",
+    OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="Your installation's own random id (22 to 64 letters, digits, - or _), the same on "
+    "every request; anything else is ignored.",
+)
+
 
 def errors(*codes: int) -> dict[int, Any]:
     """The documented error responses of an endpoint (401 and 429 everywhere)."""
@@ -100,6 +110,7 @@ class SignUpView(ApiView):
 
     @extend_schema(
         operation_id="auth_signup",
+        parameters=[DEVICE_HEADER],
         summary="Open a player account and get an API token",
         request=s.SignUpSerializer,
         responses={201: s.SignedUpSerializer, **errors(400)},
@@ -141,6 +152,7 @@ class TokenView(ApiView):
 
     @extend_schema(
         operation_id="auth_token_create",
+        parameters=[DEVICE_HEADER],
         summary="Trade your username and password for an API token",
         request=s.CredentialsSerializer,
         responses={200: s.TokenSerializer, **errors(400)},
@@ -211,6 +223,7 @@ def _table_response(table: Table, user: Any, code: int = 200) -> Response:
 class PlayNowView(ApiView):
     @extend_schema(
         operation_id="table_play_now",
+        parameters=[DEVICE_HEADER],
         summary="Sit at a table of this template that is waiting for players, or open one",
         request=None,
         responses={200: s.TableViewSerializer, **errors(404, 409)},
@@ -226,6 +239,7 @@ class PlayNowView(ApiView):
 class PrivateTableView(ApiView):
     @extend_schema(
         operation_id="table_open_private",
+        parameters=[DEVICE_HEADER],
         summary="Open a private table of this template and sit at it; share its invite_code",
         request=None,
         responses={201: s.TableViewSerializer, **errors(404, 409)},
@@ -304,6 +318,7 @@ class TableEventsView(ApiView):
 class JoinView(ApiView):
     @extend_schema(
         operation_id="table_join",
+        parameters=[DEVICE_HEADER],
         summary="Sit here: pool and deals charge the entry fee, points hold 80 points (21-card: 200)",
         request=None,
         responses={200: s.TableViewSerializer, **errors(404, 409)},
