@@ -259,6 +259,15 @@ class WithdrawalRequestSerializer(AmountSerializer):
     )
 
 
+class DepositRequestSerializer(AmountSerializer):
+    instrument = TextField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="The sandbox's stand-in for what a real provider reports: the UPI id or card that pays.",
+    )
+
+
 class WithdrawalSerializer(Serializer):
     id = serializers.IntegerField()
     user = serializers.IntegerField(source="user_id")

@@ -35,7 +35,8 @@ from accounts.registration import register
 from api import serializers as s
 from api.throttling import AnonThrottle, UserThrottle
 from backoffice.deals import deal_window, shuffle_verified
-from games import access, services
+from fairplay import signals
+from games import access, arrivals, services
 from games.lobby import lobby, rows
 from games.models import Deal, DealHand, Seat, Table, TableTemplate
 from games.views_state import events_for, table_view
@@ -46,6 +47,16 @@ from wallet import limits as wallet_limits
 from wallet import reports as wallet_reports
 from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Withdrawal
+
+#: The header fair play reads at each log-in and seat (docs/FAIRPLAY.md, "Signals").
+DEVICE_HEADER = OpenApiParameter(
+    "X-Device-Id",
+    OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="Your installation's own random id (22 to 64 letters, digits, - or _), the same on "
+    "every request; anything else is ignored.",
+)
 
 
 def errors(*codes: int) -> dict[int, Any]:
@@ -99,6 +110,7 @@ class SignUpView(ApiView):
 
     @extend_schema(
         operation_id="auth_signup",
+        parameters=[DEVICE_HEADER],
         summary="Open a player account and get an API token",
         request=s.SignUpSerializer,
         responses={201: s.SignedUpSerializer, **errors(400)},
@@ -126,6 +138,7 @@ class SignUpView(ApiView):
             raise ValidationError({name: [str(error) for error in errors] for name, errors in fields.items()})
         user = register(form)
         token = Token.objects.create(user=user)
+        signals.logged_in(request, user)
         return Response(
             {"user": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED
         )
@@ -139,6 +152,7 @@ class TokenView(ApiView):
 
     @extend_schema(
         operation_id="auth_token_create",
+        parameters=[DEVICE_HEADER],
         summary="Trade your username and password for an API token",
         request=s.CredentialsSerializer,
         responses={200: s.TokenSerializer, **errors(400)},
@@ -167,6 +181,7 @@ class TokenView(ApiView):
         ):
             raise TotpRequired()
         token, _ = Token.objects.get_or_create(user=user)
+        signals.logged_in(request, user)
         return Response({"token": token.key})
 
     @extend_schema(
@@ -208,6 +223,7 @@ def _table_response(table: Table, user: Any, code: int = 200) -> Response:
 class PlayNowView(ApiView):
     @extend_schema(
         operation_id="table_play_now",
+        parameters=[DEVICE_HEADER],
         summary="Sit at a table of this template that is waiting for players, or open one",
         request=None,
         responses={200: s.TableViewSerializer, **errors(404, 409)},
@@ -215,12 +231,15 @@ class PlayNowView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         template = get_object_or_404(TableTemplate, pk=pk, active=True)
-        return _table_response(services.play_now(request.user, template), request.user)
+        table = services.play_now(request.user, template)
+        arrivals.arrived(request, player(request).pk, table.pk)
+        return _table_response(table, request.user)
 
 
 class PrivateTableView(ApiView):
     @extend_schema(
         operation_id="table_open_private",
+        parameters=[DEVICE_HEADER],
         summary="Open a private table of this template and sit at it; share its invite_code",
         request=None,
         responses={201: s.TableViewSerializer, **errors(404, 409)},
@@ -229,6 +248,7 @@ class PrivateTableView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         template = get_object_or_404(TableTemplate, pk=pk, active=True)
         table = services.open_private(request.user, template)
+        arrivals.arrived(request, player(request).pk, table.pk)
         response = _table_response(table, request.user, 201)
         response.data = {**response.data, "invite_code": table.invite_code}
         return response
@@ -298,6 +318,7 @@ class TableEventsView(ApiView):
 class JoinView(ApiView):
     @extend_schema(
         operation_id="table_join",
+        parameters=[DEVICE_HEADER],
         summary="Sit here: pool and deals charge the entry fee, points hold 80 points (21-card: 200)",
         request=None,
         responses={200: s.TableViewSerializer, **errors(404, 409)},
@@ -305,7 +326,9 @@ class JoinView(ApiView):
     )
     def post(self, request: Request, pk: int) -> Response:
         table = _visible(request, pk)
-        return _table_response(services.join(table.pk, request.user, code=table.invite_code), request.user)
+        joined = services.join(table.pk, request.user, code=table.invite_code)
+        arrivals.arrived(request, player(request).pk, joined.pk)
+        return _table_response(joined, request.user)
 
 
 class LeaveView(ApiView):
@@ -423,14 +446,18 @@ class DepositsView(ApiView):
     @extend_schema(
         operation_id="deposit_create",
         summary="Start a deposit: pending until the provider confirms it (the sandbox: at once)",
-        request=s.AmountSerializer,
+        request=s.DepositRequestSerializer,
         responses={201: s.DepositSerializer, **errors(400, 409)},
         tags=["wallet"],
     )
     def post(self, request: Request) -> Response:
-        body = s.AmountSerializer(data=request.data)
+        body = s.DepositRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        deposit = cashier.create_deposit(player(request), body.validated_data["amount"])
+        deposit = cashier.create_deposit(
+            player(request),
+            body.validated_data["amount"],
+            instrument=body.validated_data.get("instrument", ""),
+        )
         return Response(_deposit(deposit), status=status.HTTP_201_CREATED)
 
 

@@ -22,7 +22,7 @@ from backoffice import actions
 from backoffice.access import staff_page
 from backoffice.live import waited_words
 from backoffice.models import AuditAction
-from protection import exclusions, limits, residence
+from protection import exclusions, kyc, limits, residence
 from protection.models import (
     DocumentType,
     Exclusion,
@@ -47,7 +47,12 @@ def identity_queue(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     waiting = Verification.objects.filter(status=KycStatus.PENDING).select_related("user")
     rows = [
-        {"check": check, "age": waited_words(now - check.submitted_at) if check.submitted_at else ""}
+        {
+            "check": check,
+            "age": waited_words(now - check.submitted_at) if check.submitted_at else "",
+            # One verified identity per person: the same document verified on another account.
+            "verified_on": kyc.verified_elsewhere(check.user_id, check.document_hash),
+        }
         for check in waiting.order_by("submitted_at", "id")[:200]
     ]
     moves = RegionChange.objects.filter(status=RegionChangeStatus.REVIEW).select_related("user")

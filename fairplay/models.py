@@ -33,3 +33,75 @@ class Case(models.Model):
 
     def __str__(self) -> str:
         return f"case {self.pk}: {self.get_kind_display()}"
+
+
+class SignalKind(models.TextChoices):
+    LOGIN = "login", "Log-in"
+    JOIN = "join", "Sat at a table"
+    DEPOSIT = "deposit", "Deposit"
+    IDENTITY = "identity", "Identity document"
+
+
+class Signal(models.Model):
+    """One sighting of a player, recorded as play happens (``fairplay.signals``): where from
+    (client address, first-party device id, user agent) at a log-in or a seat, what paid a
+    deposit, what document an identity check showed. Instruments and documents are keyed hashes
+    (``protection.fingerprint``), never the numbers. Purged after ``FAIRPLAY_SIGNAL_DAYS``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=12, choices=SignalKind.choices)
+    at = models.DateTimeField()
+    #: The client's address as ``ipaddress`` writes it (text: compared, never computed on).
+    address = models.CharField(max_length=45, blank=True)
+    device = models.CharField(max_length=64, blank=True)
+    agent = models.CharField(max_length=200, blank=True)
+    instrument = models.CharField(max_length=64, blank=True)
+    document = models.CharField(max_length=64, blank=True)
+    table_id = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["at"], name="fairplay_signal_at"),
+            models.Index(fields=["device"], name="fairplay_signal_device"),
+            models.Index(fields=["address", "at"], name="fairplay_signal_address"),
+            models.Index(fields=["instrument"], name="fairplay_signal_instrument"),
+            models.Index(fields=["document"], name="fairplay_signal_document"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of user {self.user_id} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class LinkStrength(models.TextChoices):
+    STRONG = "strong", "Strong"
+    WEAK = "weak", "Weak"
+
+
+class Link(models.Model):
+    """Two accounts that share something (``low`` < ``high``), with every reason found and when.
+
+    Strong (a device, a payment instrument or an identity document in common): the two are kept
+    apart at money tables, and a self-exclusion of one closes money play to the other. Weak (only
+    a client address, which thousands share behind a carrier's NAT): recorded for the detectors,
+    never enough to keep anyone apart. ``reasons`` maps each reason (``device``, ``instrument``,
+    ``document``, ``address``) to ``{"first_seen", "last_seen", "seen"}``."""
+
+    low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    strength = models.CharField(max_length=8, choices=LinkStrength.choices, default=LinkStrength.WEAK)
+    reasons = models.JSONField(default=dict)
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["low", "high"], name="fairplay_link_pair"),
+            models.CheckConstraint(condition=models.Q(low__lt=models.F("high")), name="fairplay_link_order"),
+        ]
+        indexes = [
+            models.Index(fields=["high", "strength"], name="fairplay_link_high"),
+            models.Index(fields=["low", "strength"], name="fairplay_link_low"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.strength} link {self.low_id}-{self.high_id}"

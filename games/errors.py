@@ -13,7 +13,8 @@ _WALLET_CODES = {Code.INSUFFICIENT_FUNDS: "insufficient_balance", Code.BELOW_MIN
 class GameError(Exception):
     """A request the table refuses; nothing was written. Codes: not_your_turn, already_drawn,
     joker_on_open_pile, card_not_in_hand, table_full, insufficient_balance, rejoin_not_allowed,
-    not_at_table, ... (the engine's and the wallet's codes, see ``from_engine``/``from_wallet``)."""
+    not_at_table, linked_account (fair play keeps two accounts apart at money tables: the words
+    never name the other), ... (the engine's and the wallet's codes, see ``from_engine``/``from_wallet``)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

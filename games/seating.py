@@ -43,3 +43,20 @@ def kept_from(user_id: int, seated: Iterable[int]) -> bool:
     """Whether ``user_id`` must be kept apart from anyone ``seated``."""
     others = [uid for uid in seated if uid != user_id]
     return any(user_id in pair for pair in pairs_apart([user_id, *others])) if others else False
+
+
+#: What a player refused a seat reads: it never names the other account.
+LINKED = (
+    "linked_account",
+    "You can't sit at this table: an account linked to yours is playing here. Another table of "
+    "the same kind is fine.",
+)
+
+
+def check_seat(user_id: int, seated: Iterable[int]) -> None:
+    """Raise ``linked_account`` if ``user_id`` must be kept apart from anyone ``seated`` (at a
+    money table: practice tables do not ask)."""
+    from games.errors import GameError
+
+    if kept_from(user_id, seated):
+        raise GameError(*LINKED)

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import views_state
+from games import seating, views_state
 from games.action_log import logged
 from games.engine import table as engine
 from games.engine.actions import ActionError, action_from_json, check_action
@@ -618,6 +618,7 @@ def join(table_id: int, user: Any, *, at: int | None = None, code: str | None = 
             and Seat.objects.filter(table=table, user_id=int(name), left_at__isnull=True).count() == 0
         ):
             _money_play(user, table.template.currency, stake_of(state.rules, table.template.variant))
+            _keep_apart(user, table, state)
             _check_open_seats(user, table)
             Seat.objects.create(table=table, user_id=int(name), position=len(state.players))
 
@@ -629,6 +630,17 @@ def join(table_id: int, user: Any, *, at: int | None = None, code: str | None = 
         raise GameError("already_seated", "you are already at this table") from None
     assert table is not None
     return table
+
+
+def _keep_apart(user: Any, table: Table, state: engine.TableState) -> None:
+    """At a money table, nobody sits with a player fair play keeps them apart from
+    (``games.seating``): ``linked_account``. Practice tables are open to all."""
+    if table.template.currency == Currency.CHIPS:
+        return
+    me = int(name_of(user))
+    seated = [int(p.name) for p in state.players if p.status is not engine.Status.LEFT and int(p.name) != me]
+    if seated:
+        seating.check_seat(me, seated)
 
 
 def _lock_player(user: Any) -> None:
@@ -705,6 +717,7 @@ def _seat_somewhere(user: Any, template: TableTemplate, candidates: Any, at: int
                 "table_closed",
                 "left_table",
                 "already_seated",
+                "linked_account",  # another table, or a new one: never beside a linked account
             ):
                 raise
     table = open_table(template, at=at)
@@ -791,6 +804,7 @@ def rejoin(table_id: int, user: Any, *, at: int | None = None) -> Table:
 
     def before(table: Table, state: engine.TableState) -> None:
         _money_play(user, table.template.currency, state.rules.entry_fee)
+        _keep_apart(user, table, state)
 
     table = _run(table_id, lambda state: engine.Rejoin(name_of(user), at), at=at, before=before)
     assert table is not None

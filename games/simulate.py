@@ -31,7 +31,7 @@ import itertools
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -630,12 +630,40 @@ def rake_of(transfers: Any) -> int:
     return int(transfers.filter(credit__kind="house").aggregate(total=Sum("amount"))["total"] or 0)
 
 
+@dataclass(frozen=True)
+class Cheat:
+    """A way of cheating the simulator plays after the games when asked (``--<flag> N``), to show
+    what catches it: registered by the apps above from their ``AppConfig.ready`` (fair play).
+    ``play`` counts what it saw in the summary's events and checks its invariants."""
+
+    flag: str
+    help: str
+    play: Callable[[Simulator, int], None]
+
+
+#: The cheats on offer, by their flags (``--cheat-...``).
+CHEATS: list[Cheat] = []
+
+
 def simulate(
-    games: int, variant: str, seed: int, *, log: Callable[[str], None] = lambda line: None
+    games: int,
+    variant: str,
+    seed: int,
+    *,
+    log: Callable[[str], None] = lambda line: None,
+    cheats: Mapping[str, int] | None = None,
 ) -> Summary:
-    """Play ``games`` games of ``variant`` (or of each variant for ``all``) from ``seed``."""
+    """Play ``games`` games of ``variant`` (or of each variant for ``all``) from ``seed``, then
+    each cheat asked for in ``cheats`` (its flag: how many times)."""
     variants = VARIANTS if variant == "all" else (variant,)
-    return Simulator(seed, log=log).run(games, variants)
+    simulator = Simulator(seed, log=log)
+    summary = simulator.run(games, variants)
+    for cheat in CHEATS:
+        count = (cheats or {}).get(cheat.flag, 0)
+        if count > 0:
+            with seeded(seed):
+                cheat.play(simulator, count)
+    return summary
 
 
 def money_in_run(summary: Summary) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedRequest
-from games import access, reality, services
+from games import access, arrivals, reality, services
 from games.bots import fill_with_bots
 from games.engine import table as engine
 from games.errors import GameError
@@ -77,6 +77,7 @@ def play_now(request: AuthenticatedRequest, template_id: int) -> HttpResponse:
     template = get_object_or_404(TableTemplate, pk=template_id)
     try:
         table = services.play_now(request.user, template)
+        arrivals.arrived(request, request.user.pk, table.pk)
         table = fill_with_bots(table)
     except GameError as error:
         return _render_lobby(request, error, template.pk)
@@ -138,6 +139,7 @@ def open_private(request: AuthenticatedRequest, template_id: int) -> HttpRespons
         table = services.open_private(request.user, template)
     except GameError as error:
         return _render_lobby(request, error, template.pk)
+    arrivals.arrived(request, request.user.pk, table.pk)
     return redirect("games:table", table_id=table.pk)
 
 
@@ -163,6 +165,7 @@ def invite(request: AuthenticatedRequest, code: str) -> HttpResponse:
         except GameError as error:
             context = {"table": table, "stake": stake_words(table.template), "error": error}
             return render(request, "games/invite.html", context, status=400)
+        arrivals.arrived(request, request.user.pk, table.pk)
         return redirect("games:table", table_id=table.pk)
     context = {"table": table, "stake": stake_words(table.template), "error": None}
     return render(request, "games/invite.html", context)

@@ -191,6 +191,7 @@ PROTECTION = {
     "kyc_submitted": "Sent an identity document",
     "kyc_verified": "Identity verified",
     "kyc_rejected": "Identity check rejected",
+    "kyc_held": "Identity held for a staff review (the document is verified on another account)",
     "region_changed": "Changed their region",
     "region_review_asked": "Asked to change their region (waits for a staff review)",
     "region_refused": "Change of region refused",

@@ -1,17 +1,22 @@
 """Identity checks (KYC, R-PROT-7): a player is verified before any withdrawal.
 
 The player submits a document's type and number; a provider (:class:`KycProvider`) checks it
-and answers with its reference. Only the type, the number's last four characters and that
-reference are kept: the number itself is never stored, logged or shown. The sandbox provider
-(on with ``PAYMENTS_SANDBOX``) leaves each check pending for a staff review in the back office,
-where the reviewer may not be the player.
+and answers with its reference. Only the type, the number's last four characters, a keyed hash
+of the number (``protection.fingerprint``) and that reference are kept: the number itself is
+never stored, logged or shown. The sandbox provider (on with ``PAYMENTS_SANDBOX``) leaves each
+check pending for a staff review in the back office, where the reviewer may not be the player.
+
+One verified identity per person: a provider's yes for a document already verified on another
+account does not verify it; the check stays pending, held for a staff review
+(``held_for_review``). The apps above hear of each submitted document through :data:`submitted`
+(fair play links the accounts and opens a case), after the submission commits.
 """
 
 from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from django.conf import settings
@@ -19,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hotpath.statements import Prepared
+from protection.fingerprint import document_hash
 from protection.history import record
 from protection.models import DocumentType, KycStatus, Verification
 from protection.players import lock, uid
@@ -57,6 +63,10 @@ def get_provider() -> KycProvider:
 
 
 _NUMBER = re.compile(r"^[A-Z0-9]{6,20}$")
+
+#: Called after a submission commits with the player's id and the document's keyed hash;
+#: registered by the apps above from their ``AppConfig.ready`` (fair play).
+submitted: list[Callable[[int, str], None]] = []
 
 
 def of(user: Any) -> Verification:
@@ -107,6 +117,8 @@ def submit(
         current.status = KycStatus.PENDING
         current.document_type = document_type
         current.last_four = number[-4:]
+        current.document_hash = document_hash(document_type, number)
+        current.held_for_review = False
         current.provider = provider.name
         current.provider_ref = reference
         current.submitted_at = timezone.now()
@@ -117,12 +129,27 @@ def submit(
         record(
             user, "kyc_submitted", document_type=document_type, last_four=number[-4:], provider_ref=reference
         )
+        user_id, hashed = uid(user), current.document_hash
+        transaction.on_commit(lambda: [hook(user_id, hashed) for hook in list(submitted)])
     return current
 
 
+def verified_elsewhere(user_id: int, hashed: str) -> list[int]:
+    """The other accounts on which the document with keyed hash ``hashed`` is verified."""
+    if not hashed:
+        return []
+    return list(
+        Verification.objects.filter(document_hash=hashed, status=KycStatus.VERIFIED)
+        .exclude(user_id=user_id)
+        .order_by("user_id")
+        .values_list("user_id", flat=True)
+    )
+
+
 def decide(user: Any, verified_: bool, *, by: Any, reason: str) -> Verification:
-    """A reviewer's (or the provider's) decision on a pending check. The reviewer may not be
-    the player; staff permissions are the back office's to check."""
+    """A reviewer's (or the provider's, ``by=None``) decision on a pending check. The reviewer
+    may not be the player; staff permissions are the back office's to check. The provider's yes
+    for a document verified on another account leaves the check pending, held for a reviewer."""
     if by is not None and uid(by) == uid(user):
         raise ProtectionError(Refusal("own_kyc", "You cannot review your own identity check."))
     with transaction.atomic():
@@ -132,7 +159,13 @@ def decide(user: Any, verified_: bool, *, by: Any, reason: str) -> Verification:
             raise ProtectionError(
                 Refusal("kyc_not_pending", "This identity check is not waiting for a decision.")
             )
+        if verified_ and by is None and verified_elsewhere(uid(user), current.document_hash):
+            current.held_for_review = True
+            current.save(update_fields=["held_for_review"])
+            record(user, "kyc_held", reason="the same document is verified on another account")
+            return current
         current.status = KycStatus.VERIFIED if verified_ else KycStatus.REJECTED
+        current.held_for_review = False
         current.decided_at = timezone.now()
         current.decided_by_id = None if by is None else uid(by)
         current.reason = "" if verified_ else reason

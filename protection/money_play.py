@@ -9,12 +9,14 @@ out, on a break, self-excluded, or where money play has been switched off (R-PRO
 It reads, in one round trip, the player's row as stored (their region now, whatever the caller
 loaded before), their breaks and self-exclusions, and their latest move
 (``protection.residence``): after a move that opened money play, money play waits until the
-move's ``opens_at``.
+move's ``opens_at``. The apps above add their own checks to the same round trip
+(:func:`register`): fair play refuses a second account of a self-excluded person.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -62,14 +64,43 @@ def opens_among(rows: Sequence[Sequence[Any]], now: datetime) -> tuple[datetime,
     return None
 
 
+@dataclass(frozen=True)
+class Check:
+    """A further check of money play from an app above: the statements it reads of a player,
+    and its verdict from their results (after protection's own checks have passed)."""
+
+    reads: Callable[[int], list[statements.Statement]]
+    refusal: Callable[[Sequence[statements.Result], datetime], Refusal | None]
+    #: How many statements ``reads`` gives (always the same number).
+    size: int = 1
+
+
+_checks: list[Check] = []
+
+
+def register(check: Check) -> None:
+    """Add a check (from an app's ``AppConfig.ready``); registering one twice adds it once."""
+    if check not in _checks:
+        _checks.append(check)
+
+
+def unregister(check: Check) -> None:
+    if check in _checks:
+        _checks.remove(check)
+
+
 def reads(user_id: int) -> list[statements.Statement]:
     """What :func:`refusal_among` needs of a player, to send in one round trip (with others:
-    ``statements.execute_many``): their row, their exclusions and their latest move."""
-    return [
+    ``statements.execute_many``): their row, their exclusions, their latest move, then what
+    each registered :class:`Check` reads."""
+    found = [
         PLAYER.statement(user_id),
         exclusions.TAKEN.statement(user_id),
         LATEST_MOVE.statement(user_id, APPLIED),
     ]
+    for check in _checks:
+        found += check.reads(user_id)
+    return found
 
 
 def site_on() -> bool:
@@ -107,7 +138,7 @@ def refusal_among(results: Sequence[statements.Result], now: datetime, user: Any
     """:func:`refusal` from the results of :func:`reads`: the player as stored (their region read
     with the rest, under the caller's lock if it holds one, not as ``user`` was loaded before a
     move), their exclusion in force and the wait after their latest move."""
-    player, taken, moved = results
+    player, taken, moved = results[:3]
     if player.rows:
         is_bot, region = player.rows[0]
     else:  # a player not saved (yet): as given
@@ -143,6 +174,12 @@ def refusal_among(results: Sequence[statements.Result], now: datetime, user: Any
             f"Money play opens for you in {name_of(moved_to)} on {exclusions.when(opens_at)}: after a "
             "move it waits as a raised limit does. Practice tables are open.",
         )
+    at = 3
+    for check in list(_checks):
+        found_by = check.refusal(results[at : at + check.size], now)
+        if found_by is not None:
+            return found_by
+        at += check.size
     return None
 
 

@@ -3,7 +3,8 @@
 Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md) must come from the site's own origin
 (scheme, host and port) and are authenticated with the Django session cookie, or with an API
 token offered as a subprotocol (:mod:`rummysite.websocket_auth`). In embedded mode (no
-``REDIS_URL``) the game timers run inside this process (``games.scheduler``).
+``REDIS_URL``) the game timers run inside this process (``games.scheduler``), with the wallet's
+and fair play's schedules.
 """
 
 import os
@@ -18,6 +19,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from fairplay.schedule import start_with_daphne as start_purging  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
@@ -42,3 +44,4 @@ application = ProtocolTypeRouter(
 
 start_with_daphne()
 start_reconciling()
+start_purging()

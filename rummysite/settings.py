@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The first-party device id (cookie ``rd``, or the API's X-Device-Id header): fair play.
+    "fairplay.device.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -258,6 +260,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": GAME_SWEEP_SECONDS},
     },
     "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
+    "purge-fairplay-signals": {"task": "fairplay.tasks.purge_signals", "schedule": 86_400.0},
     "reconcile-ledger": {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0},
     "send-payouts": {
         "task": "wallet.tasks.send_payouts",
@@ -492,6 +495,15 @@ REALITY_CHECK_MINUTES = env_int("REALITY_CHECK_MINUTES", 60, minimum=1)
 SESSION_GAP_MINUTES = env_int("SESSION_GAP_MINUTES", 15, minimum=1)
 # Identity checks: the provider (the sandbox one works only with PAYMENTS_SANDBOX on).
 KYC_PROVIDER = env_str("KYC_PROVIDER") or "sandbox"
+
+# --- Fair play (docs/FAIRPLAY.md "Signals") ---
+# The key of the keyed hashes (HMAC-SHA256) of identity documents and payment instruments; empty:
+# derived from SECRET_KEY. Set it on its own in production: a new SECRET_KEY must not change
+# every hash (then no document or instrument would match its earlier self).
+FAIRPLAY_HASH_KEY = env_str("FAIRPLAY_HASH_KEY") or ""
+# Signals (addresses, device ids, user agents, hashes) are kept this many days, then purged daily.
+FAIRPLAY_SIGNAL_DAYS = env_int("FAIRPLAY_SIGNAL_DAYS", 180, minimum=1)
+FAIRPLAY_PURGE_SECONDS = 86_400
 # Tax withheld from net winnings at withdrawal: off by default. The rate in basis points
 # (3000 = 30%), the threshold of net winnings in paise under which nothing is withheld, and the
 # first month of the financial year (4: April to March).

@@ -11,10 +11,12 @@ Limits are settings with defaults (``WALLET_MIN_DEPOSIT`` ...), read when used, 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.db import transaction as db_transaction
 from django.utils import timezone
 
 from accounts.text import visible
@@ -74,6 +76,12 @@ def _check_limits(amount: object, what: str, low: str, high: str) -> int:
 # --- deposits -------------------------------------------------------------------------------
 
 
+#: Called after a deposit is started (its row committed) with the player's id and the payment
+#: instrument the provider reported (a UPI id, a card's fingerprint); registered from the apps
+#: above (fair play keeps a keyed hash of it). The wallet never stores the instrument.
+deposit_started: list[Callable[[int, str], None]] = []
+
+
 def _uid(user: User | int) -> int:
     return user if isinstance(user, int) else int(user.pk)
 
@@ -89,8 +97,12 @@ def _may_deposit(uid: int, now: datetime) -> None:
         raise WalletError(Code.MONEY_PLAY_REFUSED, found.message)
 
 
-def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider | None = None) -> Deposit:
+def create_deposit(
+    user: User | int, amount: int, *, provider: PaymentProvider | None = None, instrument: str = ""
+) -> Deposit:
     """Start a deposit of ``amount`` paise: a pending Deposit that credits nothing yet.
+    ``instrument`` is what pays (a UPI id, a card's fingerprint), as the provider reports it; it
+    goes to :data:`deposit_started` after commit, never into the wallet's rows.
 
     Two round trips before the insert: the checks of money play (the player's row, their
     exclusions and latest move), then, under the player's lock, their deposit limits (and, when
@@ -119,6 +131,9 @@ def create_deposit(user: User | int, amount: int, *, provider: PaymentProvider |
         found = limits.limits_among(statements.instances(LimitChange, changes.rows), DEPOSIT_KINDS, now)
         check_deposit(uid, amount, now=now, found=found)
         deposit = statements.insert(Deposit, values, commit=own)
+    instrument = str(instrument or "").strip()[:200]
+    if instrument and deposit_started:
+        db_transaction.on_commit(lambda: [hook(uid, instrument) for hook in list(deposit_started)])
     if getattr(provider, "confirms_itself", False):
         return confirm_deposit(reference)  # the sandbox plays the provider's callback
     return deposit

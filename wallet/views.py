@@ -62,7 +62,8 @@ def deposit(request: AuthenticatedRequest) -> HttpResponse:
     provider calls back later."""
     try:
         amount = paise_from(request.POST.get("amount", ""))
-        made = cashier.create_deposit(request.user, amount)
+        instrument = request.POST.get("instrument", "")[:100]
+        made = cashier.create_deposit(request.user, amount, instrument=instrument)
     except (ValueError, WalletError) as error:
         return _page(request, {"deposit": getattr(error, "message", str(error))})
     if made.status == made.Status.CONFIRMED:

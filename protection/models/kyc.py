@@ -23,12 +23,16 @@ class DocumentType(models.TextChoices):
 
 class Verification(models.Model):
     """A player's identity check (R-PROT-7). Keeps the document's type, its last four
-    characters and the provider's reference: never the whole number, never an image."""
+    characters, a keyed hash of its number (``protection.fingerprint``: one document, one
+    verified account) and the provider's reference: never the whole number, never an image."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=12, choices=KycStatus.choices, default=KycStatus.UNVERIFIED)
     document_type = models.CharField(max_length=16, choices=DocumentType.choices, blank=True)
     last_four = models.CharField(max_length=4, blank=True)
+    document_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    #: The provider said yes, but the same document is verified on another account: staff decide.
+    held_for_review = models.BooleanField(default=False)
     provider = models.CharField(max_length=40, blank=True)
     provider_ref = models.CharField(max_length=120, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)

@@ -134,9 +134,10 @@ def test_a_lobby_costs_the_same_few_queries_whatever_the_number_of_templates_and
     for n in range(3):
         services.open_table(offer(f"Pool {n}", "pool201", entry_fee=1000 * (n + 1)))
     assert (queries(), queries(open_tables=True)) == (few, few_api)
-    # The money-play check's three reads, each logged as a query (on PostgreSQL they go in one
-    # round trip: hotpath.statements).
-    check = 3
+    # The money-play check's five reads (protection's three and fair play's two of linked
+    # self-exclusions), each logged as a query (on PostgreSQL they go in one round trip:
+    # hotpath.statements).
+    check = 5
     with django_assert_max_num_queries(2 + check):
         lobby(alice)
     with django_assert_max_num_queries(3 + check):

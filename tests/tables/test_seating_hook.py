@@ -7,6 +7,12 @@ import pytest
 from games import seating
 
 
+@pytest.fixture(autouse=True)
+def only_these_answers(monkeypatch):
+    """The hook on its own: without the answer the fair-play app registers at start-up."""
+    monkeypatch.setattr(seating, "_answers", [])
+
+
 @pytest.fixture
 def linked():
     """An answer keeping 1 and 2 apart, registered for the test only."""

@@ -283,16 +283,17 @@ def sent_batches(monkeypatch) -> list[list[str]]:
 
 
 def test_a_deposit_is_checked_in_two_round_trips_and_a_withdrawal_in_one(alice, monkeypatch):
-    """Money play's checks (the player's row, exclusions and latest move), then under the
-    player's lock their deposit limits, then the insert; a withdrawal's lock, identity and
-    earlier request go together. No query is sent any other way."""
+    """Money play's checks (the player's row, exclusions and latest move, and fair play's
+    self-exclusions of linked accounts), then under the player's lock their deposit limits, then
+    the insert; a withdrawal's lock, identity and earlier request go together. No query is sent
+    any other way."""
     funded(alice)
     cashier.request_withdrawal(alice, 10000)  # its accounts exist from now on
     batches = sent_batches(monkeypatch)
     with CaptureQueriesContext(connection) as captured:
         cashier.create_deposit(alice, 50000, provider=LATER)
-    assert batches == [["SELECT", "SELECT", "SELECT"], ["SELECT", "SELECT"], ["INSERT"]]
-    assert len([q for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]) == 6
+    assert batches == [["SELECT"] * 5, ["SELECT", "SELECT"], ["INSERT"]]
+    assert len([q for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]) == 8
 
     batches.clear()
     with CaptureQueriesContext(connection) as captured:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.simulate import VARIANTS, simulate
+from games.simulate import CHEATS, VARIANTS, simulate
 
 
 class Command(BaseCommand):
@@ -23,6 +23,8 @@ class Command(BaseCommand):
         parser.add_argument("--variant", choices=[*VARIANTS, "all"], default="all")
         parser.add_argument("--seed", type=int, default=None, help="default: a random seed, printed")
         parser.add_argument("--verbose-log", action="store_true", help="print each violation as it comes")
+        for cheat in CHEATS:  # the apps above add theirs (fair play: --cheat-shared-device N)
+            parser.add_argument(cheat.flag, type=int, default=0, metavar="N", help=cheat.help)
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = options["games"]
@@ -30,7 +32,10 @@ class Command(BaseCommand):
             raise CommandError("--games must be 1 or more")
         seed = options["seed"] if options["seed"] is not None else random.SystemRandom().randrange(10**6)
         log = self.stderr.write if options["verbose_log"] else (lambda line: None)
-        summary = simulate(games, options["variant"], seed, log=log)
+        cheats = {cheat.flag: options[cheat.flag.lstrip("-").replace("-", "_")] for cheat in CHEATS}
+        if any(count < 0 for count in cheats.values()):
+            raise CommandError("a cheat's count is 0 or more")
+        summary = simulate(games, options["variant"], seed, log=log, cheats=cheats)
         for line in summary.lines():
             self.stdout.write(line)
         if summary.violations:
