@@ -41,6 +41,8 @@ from wallet.money import money, rupees
 
 #: The list's order: cases still to work first, then those acted on, then the ended ones.
 ORDER = {"open": 0, "warned": 1, "frozen": 2, "closed": 3, "dismissed": 4}
+#: Details of an audit row the case page says already (the case, the player its row is on).
+SAID = {"Case", "Username", "Request"}
 #: Lines of the refund form.
 REFUND_LINES = 3
 
@@ -147,7 +149,10 @@ def case(request: HttpRequest, case_id: int) -> HttpResponse:
             for r in refunds
         ],
         "ended": case.status in risk.ENDED,
-        "history": described(risk.case_history(case)),
+        "history": [
+            {**row, "details": [(what, value) for what, value in row["details"] if what not in SAID]}
+            for row in described(risk.case_history(case))
+        ],
         "lines": range(REFUND_LINES),
     }
     return render(request, "backoffice/case.html", context)

@@ -22,7 +22,7 @@ from backoffice import actions
 from backoffice.access import staff_page
 from backoffice.live import waited_words
 from backoffice.models import AuditAction
-from protection import exclusions, limits, residence
+from protection import exclusions, freezes, limits, residence
 from protection.models import (
     DocumentType,
     Exclusion,
@@ -126,6 +126,7 @@ def status_of(user: Any) -> dict[str, Any]:
             if found.amount is not None or found.pending_at is not None
         ],
         "identity": Verification.objects.filter(user=user).first(),
+        "freeze": freezes.current(user),
     }
 
 
