@@ -111,8 +111,8 @@ def test_two_risk_members_freeze_a_colluder_and_refund_the_victim_who_then_sees_
     assert "Our fair-play team reviewed your recent games." in warning.inner_text()
     assert "a first warning" not in bob.content(), "the staff member's reason stays with staff"
     bob.screenshot(path=str(SHOTS / "risk-warning-phone.png"), full_page=True)
-    warning.get_by_role("button", name="I have read this").click()
-    bob.wait_for_url(re.compile(r"/games/$"))
+    with bob.expect_navigation(url=re.compile(r"/games/$")):
+        warning.get_by_role("button", name="I have read this").click()
     assert bob.locator("section.fairplay-warning").count() == 0
     assert WORDS not in bob.locator("main").inner_text(), "bob was warned, not frozen"
 
