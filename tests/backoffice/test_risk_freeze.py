@@ -118,3 +118,16 @@ def test_lifting_the_freeze_opens_money_again_and_both_are_in_the_protection_his
     kinds = list(ProtectionEvent.objects.filter(user=alice).order_by("at", "id").values_list("kind", "by_id"))
     assert kinds[-2:] == [("money_frozen", rita.pk), ("money_unfrozen", ravi.pk)]
     assert freezes.current(alice) is None
+
+
+def test_the_api_refuses_a_frozen_players_withdrawal_and_play_with_the_code_frozen(frozen):
+    from tests.api.support import client_for
+
+    alice, _, _ = frozen
+    client = client_for(alice)
+    answer = client.post("/api/wallet/withdrawals/", {"amount": 50000}, format="json")
+    assert (answer.status_code, answer.json()["error"], answer.json()["message"]) == (409, "frozen", WORDS)
+    tmpl = template()
+    answer = client.post(f"/api/templates/{tmpl.pk}/play/")
+    assert (answer.status_code, answer.json()["error"], answer.json()["message"]) == (409, "frozen", WORDS)
+    assert not Withdrawal.objects.exists()
