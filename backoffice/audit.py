@@ -35,7 +35,7 @@ PAGES = {
 #: Details naming a user by id, shown by name.
 USER_DETAILS = ("user", "requested_by")
 #: Details listing users by id (a refund's ``moves`` name them too), shown by name.
-LISTED_USERS = ("players", "lifted")
+LISTED_USERS = ("players",)
 #: Details that say nothing more in words than the row already does.
 HIDDEN_DETAILS = ("currency",)
 

@@ -80,7 +80,7 @@ def decide_identity(request: HttpRequest, user_id: int) -> HttpResponse:
 def decide_move(change_id: int, approve: bool, reason: str, by_user: Any) -> RegionChange:
     """Approve or refuse a verified player's change of region (R-PROT-9): risk staff, with a
     reason (the player reads a refusal's), never their own; one audit row."""
-    reason = actions._check(by_user, reason, REVIEW)
+    reason = actions.staff_reason(by_user, reason, REVIEW)
     with transaction.atomic():
         move = residence.decide(change_id, approve, by=by_user, reason=reason)
         actions.record(

@@ -24,7 +24,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User
-from backoffice.actions import _check, record
+from accounts.sessions import revoke_everything
+from backoffice.actions import record, staff_reason
 from backoffice.models import AuditAction, AuditLog, RefundRequest
 from fairplay.cases import open_case
 from fairplay.models import Case, CaseWarning
@@ -61,13 +62,10 @@ def players_named(text: str) -> list[User]:
     names = [name for name in text.replace(",", " ").split() if name]
     if not names:
         raise GameError("no_players", "Name at least one player, by username.")
-    found = {u.username.lower(): u for u in User.objects.filter(username__in=names)}
-    found |= {
-        u.username.lower(): u
-        for name in names
-        if name.lower() not in found
-        for u in User.objects.filter(username__iexact=name)[:1]
-    }
+    query = Q(pk__in=[])
+    for name in names:
+        query |= Q(username__iexact=name)
+    found = {user.username.lower(): user for user in User.objects.filter(query)}
     unknown = [name for name in names if name.lower() not in found]
     if unknown:
         raise GameError("unknown_player", f"No player is called {', '.join(unknown)}.")
@@ -80,7 +78,7 @@ def players_named(text: str) -> list[User]:
 
 def open_by_hand(usernames: str, reason: str, by_user: Any) -> Case:
     """A case of kind "manual" about the players named, with the reason as its evidence."""
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         subjects = players_named(usernames)
         case = open_case("manual", subjects, {"reason": reason}, opened_by=by_user)
@@ -124,24 +122,30 @@ def _raise_to(case: Case, status: str) -> None:
 
 def dismiss(case_id: int, reason: str, by_user: Any) -> Case:
     """Nothing wrong was found: the case ends, and the freezes it set are lifted."""
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         case = _locked(case_id)
-        lifted = []
         for user in case.subjects.order_by("username"):
             held = freezes.current(user)
             if held is not None and held.case_ref == target(case):
                 freezes.lift(user, reason, by=by_user)
-                lifted.append(user.pk)
+                record(
+                    by_user,
+                    AuditAction.LIFT_FREEZE,
+                    f"user:{user.pk}",
+                    reason,
+                    case=case.pk,
+                    username=user.username,
+                )
         case.status = "dismissed"
         case.save(update_fields=["status", "updated_at"])
-        record(by_user, AuditAction.DISMISS_CASE, target(case), reason, lifted=lifted, players=lifted)
+        record(by_user, AuditAction.DISMISS_CASE, target(case), reason)
     return case
 
 
 def warn(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> list[CaseWarning]:
     """Each player chosen reads :data:`fairplay.words.WARNING_MESSAGE` on their next page."""
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         case = _locked(case_id)
         given = []
@@ -163,7 +167,7 @@ def warn(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> li
 
 def freeze(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> Case:
     """Hold the chosen players' money play, deposits and withdrawals while the case is reviewed."""
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         case = _locked(case_id)
         for user in _chosen(case, user_ids):
@@ -186,7 +190,7 @@ def freeze(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> 
 def lift_freeze(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> Case:
     """Give the chosen players their money play and withdrawals back; the case is open again
     once none of its players is frozen."""
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         case = _locked(case_id)
         for user in _chosen(case, user_ids):
@@ -211,9 +215,7 @@ def lift_freeze(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any
 def close_accounts(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> Case:
     """Close the chosen players' accounts: no more sign-in, every session and token ended. Their
     balance stays in the ledger (refund the victims first; the rest is settled with support)."""
-    from accounts.sessions import revoke_everything
-
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         case = _locked(case_id)
         for user in _chosen(case, user_ids):
@@ -285,7 +287,7 @@ def checked_moves(case: Case, moves: Sequence[Sequence[Any]]) -> list[Move]:
 
 def propose_refund(case_id: int, moves: Sequence[Sequence[Any]], reason: str, by_user: Any) -> RefundRequest:
     """The first pair of eyes: a refund proposed, nothing moved until a second member confirms."""
-    reason = _check(by_user, reason, ACT)
+    reason = staff_reason(by_user, reason, ACT)
     with transaction.atomic():
         case = _locked(case_id)
         lines = checked_moves(case, moves)
@@ -308,7 +310,7 @@ def confirm_refund(request_id: int, reason: str, by_user: Any) -> RefundRequest:
     """The second pair of eyes: a different member confirms, and the wallet posts the refund
     as one journal keyed by the request (the colluders' balances checked again under the
     ledger's locks); one audit row naming both members."""
-    reason = _check(by_user, reason, CONFIRM)
+    reason = staff_reason(by_user, reason, CONFIRM)
     with transaction.atomic():
         try:
             request = RefundRequest.take(request_id, by_user)

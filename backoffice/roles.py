@@ -66,7 +66,6 @@ ROLES: dict[str, list[str]] = {
         "fairplay.view_case",
         "fairplay.act_on_case",
         "fairplay.confirm_refund",
-        "backoffice.view_refundrequest",
     ],
     "admin": ["*"],
 }

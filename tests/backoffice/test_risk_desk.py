@@ -335,6 +335,9 @@ def test_dismissing_a_case_lifts_its_freezes_and_it_takes_no_more_actions(desk):
     assert audit_of(AuditAction.DISMISS_CASE) == [
         (f"case:{case.pk}", "friends from one college, no money passed", desk["ravi"].pk)
     ]
+    assert audit_of(AuditAction.LIFT_FREEZE) == [
+        (f"user:{alice.pk}", "friends from one college, no money passed", desk["ravi"].pk)
+    ], "the lift is on her page too"
     with pytest.raises(GameError, match="takes no more actions"):
         risk.warn(case.pk, [alice.pk], "after all", desk["rita"])
 
