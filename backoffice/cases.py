@@ -107,6 +107,18 @@ def _deals(case: Case) -> list[dict[str, Any]]:
     return rows
 
 
+def linked_accounts(case: Case, others: list[Case]) -> list[evidence.Link]:
+    """The linked accounts the case names, and those the other linked-accounts cases about its
+    players name: each pair once, with every reason given for it."""
+    reasons: dict[tuple[int, int], list[str]] = {}
+    for found in [case, *(c for c in others if c.kind == "linked_accounts")]:
+        for link in evidence.links(found.evidence):
+            pair = (min(link.users), max(link.users))
+            known = reasons.setdefault(pair, [])
+            known += [r for r in link.reasons if r not in known]
+    return [evidence.Link(pair, tuple(why)) for pair, why in reasons.items()]
+
+
 def _players(subjects: set[int], names: dict[int, User]) -> list[dict[str, Any]]:
     """The case's players, each with their rupee wallet and whether their money is on hold."""
     return [
@@ -118,8 +130,11 @@ def _players(subjects: set[int], names: dict[int, User]) -> list[dict[str, Any]]
 @staff_page(risk.VIEW)
 def case(request: HttpRequest, case_id: int) -> HttpResponse:
     case = get_object_or_404(Case.objects.select_related("opened_by"), pk=case_id)
-    links = evidence.links(case.evidence)
     subjects = set(case.subjects.values_list("pk", flat=True))
+    others = list(
+        Case.objects.filter(subjects__in=subjects).exclude(pk=case.pk).distinct().order_by("-updated_at")[:20]
+    )
+    links = linked_accounts(case, others)
     ids = subjects | {u for link in links for u in link.users}
     refunds = list(
         RefundRequest.objects.filter(case=case).select_related("requested_by", "confirmed_by", "journal")
@@ -139,6 +154,14 @@ def case(request: HttpRequest, case_id: int) -> HttpResponse:
         "links": [
             {"users": [names.get(u, u) for u in link.users], "reasons": ", ".join(link.reasons)}
             for link in links
+        ],
+        "others": [
+            {
+                "case": c,
+                "kind": CASE_KINDS.get(c.kind, c.kind),
+                "status": CASE_STATUSES.get(c.status, c.status),
+            }
+            for c in others
         ],
         "refunds": [
             {

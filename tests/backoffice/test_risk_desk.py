@@ -158,6 +158,30 @@ def test_the_case_page_shows_each_figure_beside_its_baseline_and_the_linked_acco
     assert "alice and bob: Same device, Same network address" in page
 
 
+def test_the_case_page_gathers_the_links_of_other_linked_accounts_cases_about_its_players(client, desk):
+    alice, bob, carol = desk["alice"], desk["bob"], desk["carol"]
+    case = a_case(desk)
+    linked = open_case(
+        "linked_accounts",
+        [alice, carol],
+        {
+            "links": [
+                {"users": [carol.pk, alice.pk], "reasons": ["payment"]},
+                {"users": [bob.pk, alice.pk], "reasons": ["bank", "ip"]},
+            ]
+        },
+    )
+    open_case("bot_timing", [desk["ravi"]], {})  # about nobody of this case
+    client.force_login(desk["rita"])
+    page = client.get(reverse("backoffice:case", args=[case.pk])).content.decode()
+    assert "alice and bob: Same device, Same network address, Same bank account" in page, (
+        "one pair, every reason"
+    )
+    assert "alice and carol: Same payment method" in page
+    assert f"Case {linked.pk}</a> · Linked accounts · Open" in page
+    assert page.count("</a> · Machine-like timing") == 0
+
+
 # --- no card of a deal in play --------------------------------------------------------------
 
 
