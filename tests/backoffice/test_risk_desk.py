@@ -537,3 +537,21 @@ def test_the_refund_is_proposed_and_confirmed_through_the_case_page(client, desk
     ).content.decode()
     assert f"Refunded ₹72.50: journal fairplay_refund:{request.pk}." in page
     assert balance_of(user_spec(desk["carol"].pk)) == 7250
+
+
+def test_the_list_costs_the_same_queries_whatever_the_number_of_cases(client, desk):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(desk["rita"])
+    a_case(desk)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as taken:
+            assert client.get(reverse("backoffice:cases")).status_code == 200
+        return len(taken)
+
+    few = queries()
+    for n in range(20):
+        open_case("bot_timing", [desk["carol"], desk["bob"]], {}, score=n / 3, key=f"timing:{n}")
+    assert queries() == few
