@@ -21,12 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairplay.words import FIGURES, LINK_REASONS
+from games.words import plain
 from wallet.money import money
-
-
-def plain(code: object) -> str:
-    text = str(code or "").replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
 
 
 def times_usual(score: float) -> str:
