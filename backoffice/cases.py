@@ -315,6 +315,14 @@ def case_deal(request: HttpRequest, case_id: int, deal_id: int) -> HttpResponse:
             }
             for e in events
         ],
-        "hands": DealHand.objects.filter(deal=deal).select_related("user").order_by("user__username"),
+        "hands": [
+            {
+                "name": hand.user.username,
+                "outcome": word("outcome", hand.outcome),
+                "score": hand.score,
+                "hand": hand.hand,
+            }
+            for hand in DealHand.objects.filter(deal=deal).select_related("user").order_by("user__username")
+        ],
     }
     return render(request, "backoffice/case_deal.html", context)
