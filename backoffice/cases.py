@@ -31,8 +31,8 @@ from fairplay import evidence
 from fairplay.models import Case
 from fairplay.words import CASE_KINDS, CASE_STATUSES
 from games.errors import GameError
-from games.models import Deal, DealHand
-from games.words import word
+from games.models import Deal, DealHand, Seat
+from games.words import plain, word
 from protection import freezes
 from wallet.amounts import AmountError, paise_from_rupees
 from wallet.errors import WalletError
@@ -299,18 +299,21 @@ def case_deal(request: HttpRequest, case_id: int, deal_id: int) -> HttpResponse:
     if deal.finished_at is None:
         raise Http404("This deal is not over: nobody sees its cards.")
     events = deal_events(deal)
-    names = dict(
-        User.objects.filter(pk__in={e.user_id for e in events if e.user_id}).values_list("pk", "username")
-    )
+    names = {
+        str(pk): name
+        for pk, name in Seat.objects.filter(table_id=deal.table_id).values_list("user_id", "user__username")
+    }
     context = {
         "case": case,
         "deal": deal,
         "shuffle": shuffle_verdict(deal.commitment, deal.seed),
+        # Staff read each event by its code in plain words (the table log's words speak to a player).
         "events": [
             {
                 "version": e.version,
-                "type": word("event", e.type),
-                "to": names.get(e.user_id, "everyone") if e.user_id else "everyone",
+                "type": plain(e.type),
+                "player": names.get(str((e.data or {}).get("player", "")), ""),
+                "to": names.get(str(e.user_id), "") if e.user_id else "everyone",
                 "data": hidden_data(e) if secret_until_over(e) else e.data,
             }
             for e in events

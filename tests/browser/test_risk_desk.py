@@ -58,6 +58,7 @@ def test_two_risk_members_freeze_a_colluder_and_refund_the_victim_who_then_sees_
     rita.wait_for_url(re.compile(r"/backoffice/cases/\d+/deals/\d+/$"))
     assert "Shuffle: verified" in rita.locator("main").inner_text()
     assert rita.locator("table.replay tbody tr").count() > 5
+    rita.screenshot(path=str(SHOTS / "risk-deal-replay.png"), full_page=True)
     rita.goto(case_url)
 
     actions = rita.locator("form.case-actions")
