@@ -292,6 +292,16 @@ def test_a_warned_player_reads_the_warning_on_their_next_page_until_they_say_the
     assert "A warning from our fair-play team" in page
     assert WARNING_MESSAGE in page.replace("&#x27;", "'")
     assert "first offence" not in page, "the staff member's reason stays with staff"
+    from tests.tables.support import template
+    from wallet.cashier import topup_chips
+
+    topup_chips(alice)
+    table = services.play_now(alice, template(currency="CHIPS", name="Practice 101"))
+    answer = client.get(reverse("games:table", args=[table.pk]))
+    assert answer.status_code == 200
+    felt = answer.content.decode()
+    assert "table-page" in felt
+    assert "A warning from our fair-play team" not in felt, "the felt fills the screen: the warning waits"
     warning = CaseWarning.objects.get(user=alice)
     client.post(reverse("fairplay:read_warning", args=[warning.pk]), {"next": "/wallet/"})
     assert "A warning from our fair-play team" not in client.get(reverse("wallet:home")).content.decode()
