@@ -89,7 +89,7 @@ def needs_second_staff(journal: Journal, amount: int) -> bool:
     return journal.currency == Currency.INR and amount > cashier.limit("WALLET_SECOND_APPROVAL_OVER")
 
 
-def _check(by_user: Any, reason: str, permission: str) -> str:
+def staff_reason(by_user: Any, reason: str, permission: str) -> str:
     """A staff member whose role allows ``permission``, and a reason with something in it."""
     if not getattr(by_user, "is_staff", False) or not getattr(by_user, "is_active", False):
         raise WalletError(Code.NOT_STAFF, "Only staff may do this.")
@@ -115,7 +115,7 @@ def reverse_journal(
     (``wallet.ledger.reverse``), with one audit row naming the player (``player``, else the one
     player whose accounts it moved). Above the cashier's four-eyes line it is only asked for: a
     :class:`ReversalRequest` that a second staff member confirms (:func:`confirm_reversal`)."""
-    reason = _check(by_user, reason, "backoffice.reverse_journal")
+    reason = staff_reason(by_user, reason, "backoffice.reverse_journal")
     refused = reversal_refused(journal)
     if refused:
         raise WalletError(Code.BAD_REQUEST, refused)
@@ -150,7 +150,7 @@ def reverse_journal(
 def confirm_reversal(request_id: int, reason: str, by_user: Any) -> Journal:
     """The second pair of eyes on a reversal: a different staff member confirms, and the
     reversing journal is posted with the first member's reason; one audit row naming both."""
-    reason = _check(by_user, reason, "backoffice.reverse_journal")
+    reason = staff_reason(by_user, reason, "backoffice.reverse_journal")
     with transaction.atomic():
         request = ReversalRequest.take(request_id, by_user)
         journal = request.journal
@@ -192,7 +192,7 @@ def _reverse(journal: Journal, why: str, by_user: Any, reason: str, **details: A
 
 def approve_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
     """Pay a requested withdrawal out through the cashier; one audit row."""
-    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
+    reason = staff_reason(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.approve_withdrawal(withdrawal_id, by_user)
         first = withdrawal.status == Withdrawal.Status.REQUESTED  # four eyes: waits for a second
@@ -203,7 +203,7 @@ def approve_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdra
 
 def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
     """Give a requested withdrawal back to the player's wallet; one audit row."""
-    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
+    reason = staff_reason(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.reject_withdrawal(withdrawal_id, by_user, reason)
         _record_withdrawal(
@@ -214,7 +214,7 @@ def reject_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdraw
 
 def correct_withdrawal(withdrawal_id: int, reason: str, by_user: Any) -> Withdrawal:
     """A paid withdrawal came back: a compensating journal gives the money back; one audit row."""
-    reason = _check(by_user, reason, "backoffice.decide_withdrawal")
+    reason = staff_reason(by_user, reason, "backoffice.decide_withdrawal")
     with transaction.atomic():
         withdrawal = cashier.correct_withdrawal(withdrawal_id, by_user, reason)
         journal = withdrawal.correction_journal
@@ -241,7 +241,7 @@ def cancel_table(table_id: int, reason: str, by_user: Any) -> Table:
     """Cancel a table whose game has not started and give every player their money back
     (R-MONEY-4), through the table's own write path, with one audit row in the same
     transaction."""
-    reason = _check(by_user, reason, "backoffice.cancel_table")
+    reason = staff_reason(by_user, reason, "backoffice.cancel_table")
     with transaction.atomic():
         before = Table.objects.select_for_update().get(pk=table_id)
         players = [p["name"] for p in before.state.get("players", [])]
@@ -256,7 +256,7 @@ def ban_user(user_id: int, reason: str, by_user: Any) -> Any:
     from accounts.models import User
     from accounts.sessions import revoke_everything
 
-    reason = _check(by_user, reason, "backoffice.ban_user")
+    reason = staff_reason(by_user, reason, "backoffice.ban_user")
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if user.is_staff or user.is_superuser:
@@ -276,7 +276,7 @@ def unban_user(user_id: int, reason: str, by_user: Any) -> Any:
     """Lift a ban; one audit row."""
     from accounts.models import User
 
-    reason = _check(by_user, reason, "backoffice.ban_user")
+    reason = staff_reason(by_user, reason, "backoffice.ban_user")
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if user.is_active:
@@ -290,7 +290,7 @@ def unban_user(user_id: int, reason: str, by_user: Any) -> Any:
 def request_void(table_id: int, reason: str, by_user: Any) -> VoidRequest:
     """R-MONEY-7, the first pair of eyes: ask for the void of a running game. Nothing moves
     until another staff member confirms (:func:`confirm_void`)."""
-    reason = _check(by_user, reason, "backoffice.void_game")
+    reason = staff_reason(by_user, reason, "backoffice.void_game")
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != "playing":
@@ -306,7 +306,7 @@ def confirm_void(request_id: int, reason: str, by_user: Any) -> Table:
     """R-MONEY-7, the second pair of eyes: a different staff member confirms, and the game is
     voided through the table's own write path (every fee or hold back, no rake, no prize),
     with the players told the first member's reason."""
-    reason = _check(by_user, reason, "backoffice.void_game")
+    reason = staff_reason(by_user, reason, "backoffice.void_game")
     with transaction.atomic():
         request = VoidRequest.take(request_id, by_user)
         table = services.void(request.table_id, request.reason)
@@ -325,7 +325,7 @@ def confirm_void(request_id: int, reason: str, by_user: Any) -> Table:
 def decide_identity(user_id: int, verified: bool, reason: str, by_user: Any) -> Verification:
     """Verify or reject a pending identity check (R-PROT-7): risk staff, with a reason, and
     never their own; one audit row. Raises ProtectionError when the check is not pending."""
-    reason = _check(by_user, reason, "backoffice.review_identity")
+    reason = staff_reason(by_user, reason, "backoffice.review_identity")
     with transaction.atomic():
         done = kyc.decide(user_id, verified, by=by_user, reason=reason)
         record(

@@ -30,9 +30,12 @@ PAGES = {
     "withdrawal": "admin:wallet_withdrawal_change",
     "table": "admin:games_table_change",
     "games.tabletemplate": "admin:games_tabletemplate_change",
+    "case": "backoffice:case",
 }
 #: Details naming a user by id, shown by name.
 USER_DETAILS = ("user", "requested_by")
+#: Details listing users by id (a refund's ``moves`` name them too), shown by name.
+LISTED_USERS = ("players",)
 #: Details that say nothing more in words than the row already does.
 HIDDEN_DETAILS = ("currency",)
 
@@ -100,8 +103,12 @@ def details_of(details: dict[str, Any], names: dict[int, str]) -> list[tuple[str
             value = names.get(value, value)
         elif key == "amount" and isinstance(value, int):
             value = money(value, str(details.get("currency") or Currency.INR))
+        elif key == "moves" and isinstance(value, list):
+            value = "; ".join(
+                f"{names.get(a, a)} to {names.get(b, b)} {money(c, Currency.INR)}" for a, b, c in value
+            )
         elif isinstance(value, list):
-            value = ", ".join(str(names.get(v, v)) if key == "players" else str(v) for v in value)
+            value = ", ".join(str(names.get(v, v)) if key in LISTED_USERS else str(v) for v in value)
         shown.append((plain(key), str(value)))
     return shown
 
@@ -114,7 +121,10 @@ def described(entries: list[AuditLog]) -> list[dict[str, Any]]:
         kind, _, key = entry.target.rpartition(":")
         if kind in ("user", "accounts.user") and key.isdigit():
             ids.add(int(key))
-        ids |= {v for k, v in (entry.details or {}).items() if k in USER_DETAILS and isinstance(v, int)}
+        details = entry.details or {}
+        ids |= {v for k, v in details.items() if k in USER_DETAILS and isinstance(v, int)}
+        ids |= {v for k in LISTED_USERS for v in details.get(k) or [] if isinstance(v, int)}
+        ids |= {v for move in details.get("moves") or [] for v in move[:2] if isinstance(v, int)}
     names = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
     return [
         {"entry": e, "target": target_of(e.target, names), "details": details_of(e.details, names)}

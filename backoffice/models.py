@@ -33,6 +33,14 @@ class AuditAction(models.TextChoices):
     REQUEST_REVERSAL = "request_reversal", "Asked for the reversal of a journal (first of two)"
     APPROVE_MOVE = "approve_move", "Approved a player's change of region"
     REFUSE_MOVE = "refuse_move", "Refused a player's change of region"
+    OPEN_CASE = "open_case", "Opened a fair-play case"
+    DISMISS_CASE = "dismiss_case", "Dismissed a fair-play case"
+    WARN_PLAYER = "warn_player", "Warned a player (fair play)"
+    FREEZE_MONEY = "freeze_money", "Froze a player's money play and withdrawals"
+    LIFT_FREEZE = "lift_freeze", "Lifted a freeze on a player's money"
+    CLOSE_ACCOUNT = "close_account", "Closed a player's account (fair play)"
+    PROPOSE_REFUND = "propose_refund", "Proposed a refund of a case's victims (first of two)"
+    CONFIRM_REFUND = "confirm_refund", "Refunded a case's victims (second of two)"
 
 
 class AuditLog(models.Model):
@@ -178,3 +186,42 @@ class ReversalRequest(SecondStaffRequest):
     def __str__(self) -> str:
         state = "reversed" if self.confirmed_at else "waiting for a second staff member"
         return f"reversal of journal {self.journal_id}: {state}"
+
+
+class RefundRequest(SecondStaffRequest):
+    """The refund of a fair-play case's victims from its colluders' balances, proposed by one
+    risk staff member (``moves``: colluder, victim and paise each) and posted through the wallet
+    only when a different member confirms it (``backoffice.risk``). The journal's idempotency
+    key is derived from the request: ``fairplay_refund:<id>``."""
+
+    case = models.ForeignKey("fairplay.Case", on_delete=models.PROTECT, related_name="+")
+    moves = models.JSONField(help_text="[[colluder id, victim id, paise], ...]")
+    journal = models.ForeignKey(
+        "wallet.Journal", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    reason = models.TextField(help_text="Why, as the refund's journal keeps it.")
+
+    what, of = "refund", "case"
+
+    class Meta:
+        ordering = ["requested_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case"],
+                condition=models.Q(confirmed_at__isnull=True),
+                name="one_open_refund_per_case",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "posted" if self.confirmed_at else "waiting for a second staff member"
+        return f"refund on case {self.case_id}: {state}"
+
+    @property
+    def key(self) -> str:
+        """The refund journal's idempotency key: one journal per request, whoever confirms it."""
+        return f"fairplay_refund:{self.pk}"
+
+    @property
+    def total(self) -> int:
+        return sum(int(amount) for _, _, amount in self.moves)

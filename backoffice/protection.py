@@ -22,7 +22,7 @@ from backoffice import actions
 from backoffice.access import staff_page
 from backoffice.live import waited_words
 from backoffice.models import AuditAction
-from protection import exclusions, kyc, limits, residence
+from protection import exclusions, freezes, kyc, limits, residence
 from protection.models import (
     DocumentType,
     Exclusion,
@@ -85,7 +85,7 @@ def decide_identity(request: HttpRequest, user_id: int) -> HttpResponse:
 def decide_move(change_id: int, approve: bool, reason: str, by_user: Any) -> RegionChange:
     """Approve or refuse a verified player's change of region (R-PROT-9): risk staff, with a
     reason (the player reads a refusal's), never their own; one audit row."""
-    reason = actions._check(by_user, reason, REVIEW)
+    reason = actions.staff_reason(by_user, reason, REVIEW)
     with transaction.atomic():
         move = residence.decide(change_id, approve, by=by_user, reason=reason)
         actions.record(
@@ -131,6 +131,7 @@ def status_of(user: Any) -> dict[str, Any]:
             if found.amount is not None or found.pending_at is not None
         ],
         "identity": Verification.objects.filter(user=user).first(),
+        "freeze": freezes.current(user),
     }
 
 

@@ -62,6 +62,10 @@ ROLES: dict[str, list[str]] = {
         "backoffice.void_game",
         "backoffice.view_voidrequest",
         "backoffice.review_identity",
+        # The risk desk (backoffice.risk): fair-play cases and the refunds of their victims.
+        "fairplay.view_case",
+        "fairplay.act_on_case",
+        "fairplay.confirm_refund",
     ],
     "admin": ["*"],
 }

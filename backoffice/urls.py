@@ -1,6 +1,6 @@
 from django.urls import path
 
-from backoffice import audit, live, players, protection, reversals, totp, views, voids, withdrawals
+from backoffice import audit, cases, live, players, protection, reversals, totp, views, voids, withdrawals
 
 app_name = "backoffice"
 
@@ -26,6 +26,13 @@ urlpatterns = [
     path("identity/moves/<int:change_id>/decide/", protection.decide_region, name="decide_region"),
     path("protection/", protection.report, name="protection"),
     path("audit/", audit.audit, name="audit"),
+    path("cases/", cases.cases, name="cases"),
+    path("cases/open/", cases.open_case, name="open_case"),
+    path("cases/<int:case_id>/", cases.case, name="case"),
+    path("cases/<int:case_id>/act/", cases.act, name="case_act"),
+    path("cases/<int:case_id>/refund/", cases.propose_refund, name="propose_refund"),
+    path("cases/<int:case_id>/deals/<int:deal_id>/", cases.case_deal, name="case_deal"),
+    path("cases/refunds/<int:request_id>/confirm/", cases.confirm_refund, name="confirm_refund"),
     path("voids/", voids.voids, name="voids"),
     path("voids/request/", voids.request_void, name="request_void"),
     path("voids/<int:request_id>/confirm/", voids.confirm_void, name="confirm_void"),

@@ -11,10 +11,11 @@ from backoffice.access import staff_page
 from backoffice.columns import csv_download
 from backoffice.forms import RangeForm
 from backoffice.live import live_tables
-from backoffice.models import VoidRequest
+from backoffice.models import RefundRequest, VoidRequest
 from backoffice.report_form import Report
 from backoffice.reports import REPORTS, quick_ranges
 from backoffice.reversals import REVERSE, waiting_for
+from fairplay.models import Case
 from games.words import word
 from protection.models import KycStatus, Verification
 from wallet.models import Withdrawal
@@ -23,7 +24,13 @@ from wallet.models import Withdrawal
 REPORTS_PERMISSION = "backoffice.view_reports"
 
 
-@staff_page("accounts.view_user", "games.view_table", "wallet.view_withdrawal", "backoffice.view_reports")
+@staff_page(
+    "accounts.view_user",
+    "games.view_table",
+    "wallet.view_withdrawal",
+    "backoffice.view_reports",
+    "fairplay.view_case",
+)
 def home(request: HttpRequest) -> HttpResponse:
     """The start of a staff member's day: what waits for them."""
     return render(
@@ -39,6 +46,12 @@ def home(request: HttpRequest) -> HttpResponse:
             if request.user.has_perm("games.view_table")
             else 0,
             "reversals": waiting_for() if request.user.has_perm(REVERSE) else [],
+            "cases_open": Case.objects.filter(status="open").count()
+            if request.user.has_perm("fairplay.view_case")
+            else 0,
+            "refunds_waiting": RefundRequest.objects.filter(confirmed_at__isnull=True).count()
+            if request.user.has_perm("fairplay.confirm_refund")
+            else 0,
         },
     )
 

@@ -30,6 +30,11 @@ class Case(models.Model):
     class Meta:
         ordering = ["-updated_at"]
         indexes = [models.Index(fields=["status", "-updated_at"])]
+        # The risk desk's permissions (backoffice.roles gives them to the risk role).
+        permissions = [
+            ("act_on_case", "Can open a case, and dismiss, warn, freeze, close or propose a refund on one"),
+            ("confirm_refund", "Can confirm another staff member's refund of a case's victims"),
+        ]
 
     def __str__(self) -> str:
         return f"case {self.pk}: {self.get_kind_display()}"
@@ -105,3 +110,22 @@ class Link(models.Model):
 
     def __str__(self) -> str:
         return f"{self.strength} link {self.low_id}-{self.high_id}"
+
+
+class CaseWarning(models.Model):
+    """A warning the risk desk gave a player on a case: shown on every page of the site until
+    the player says they have read it (``fairplay.warnings``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="warnings")
+    message = models.TextField(help_text="What the player reads.")
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    given_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["given_at", "id"]
+        indexes = [models.Index(fields=["user", "read_at"])]
+
+    def __str__(self) -> str:
+        return f"warning to user {self.user_id} on case {self.case_id}"

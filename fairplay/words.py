@@ -38,3 +38,26 @@ LINKED_SELF_EXCLUDED = (
     "Money play is closed to this account: an account linked to yours has excluded itself from "
     "money play. Practice tables are open.",
 )
+
+#: How grave each status is: the desk's actions move a case up this order, never down (a
+#: freeze lifted moves it back to open); "dismissed" ends it.
+STATUS_ORDER = ["open", "warned", "frozen", "closed"]
+
+#: The evidence's figures, in words (a detector's ``evidence["figures"][i]["name"]``); a
+#: figure not named here is shown as its code in plain words.
+FIGURES = {
+    "win_rate": "Share of deals won against this opponent",
+    "co_seating": "Deals seated together",
+    "drops": "Share of deals dropped when these players sat together",
+    "chips_passed": "Money passed to one player",
+    "discards_picked": "Share of discards the partner picked up",
+    "move_seconds_spread": "Spread of move times (seconds)",
+    "same_moves": "Share of identical moves across accounts",
+}
+
+#: What a warned player reads on the site until they say they have read it.
+WARNING_MESSAGE = (
+    "Our fair-play team reviewed your recent games. Playing as a team against others at a table, "
+    "passing money to another player on purpose, or sharing your account breaks our rules. "
+    "If it happens again, your account will be closed."
+)

@@ -195,6 +195,8 @@ PROTECTION = {
     "region_changed": "Changed their region",
     "region_review_asked": "Asked to change their region (waits for a staff review)",
     "region_refused": "Change of region refused",
+    "money_frozen": "Money play and withdrawals put on hold (fair-play review)",
+    "money_unfrozen": "Hold on money play and withdrawals lifted",
 }
 
 #: The staff roles (backoffice.roles: the groups of the same names).
@@ -208,6 +210,7 @@ TARGETS = {
     "withdrawal": "Withdrawal",
     "table": "Table",
     "games.tabletemplate": "Table template",
+    "case": "Fair-play case",
 }
 
 _TABLES = {

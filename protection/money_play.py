@@ -4,13 +4,15 @@ Every money path asks :func:`refusal` before money moves at a table or into the 
 "play now", private tables and rejoins at money tables (``games.services``), deposits
 (``wallet.cashier``), and the pages and API endpoints on them. Practice play (chips) never asks:
 it is open everywhere. Withdrawals do not ask either: a player can always take their own money
-out, on a break, self-excluded, or where money play has been switched off (R-PROT-1).
+out, on a break, self-excluded, or where money play has been switched off (R-PROT-1). The one
+hold on withdrawals is the risk desk's freeze (``protection.freezes``), which the withdrawal
+asks for itself.
 
 It reads, in one round trip, the player's row as stored (their region now, whatever the caller
-loaded before), their breaks and self-exclusions, and their latest move
-(``protection.residence``): after a move that opened money play, money play waits until the
-move's ``opens_at``. The apps above add their own checks to the same round trip
-(:func:`register`): fair play refuses a second account of a self-excluded person.
+loaded before, and whether the risk desk froze their money), their breaks and self-exclusions,
+and their latest move (``protection.residence``): after a move that opened money play, money
+play waits until the move's ``opens_at``. The apps above add their own checks to the same round
+trip (:func:`register`): fair play refuses a second account of a self-excluded person.
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.regions import UNDECLARED, name_of
 from hotpath import statements
-from protection import exclusions
+from protection import exclusions, freezes
 from protection.models import Exclusion, ExclusionKind, RegionChange, RegionChangeStatus
 from protection.players import uid
 from protection.refusal import ProtectionError, Refusal
@@ -46,10 +48,15 @@ APPLIED = RegionChangeStatus.APPLIED.value
 def _player(user_id: int) -> QuerySet[Any, Any]:
     from accounts.models import User
 
-    return User.objects.filter(pk=user_id).order_by().values_list("is_bot", "region")
+    return (
+        User.objects.filter(pk=user_id)
+        .order_by()
+        .values_list("is_bot", "region", freezes.in_force_of(OuterRef("pk")))
+    )
 
 
-#: Whether the player is a bot, and their region, as stored now.
+#: Whether the player is a bot, their region as stored now, and whether the risk desk holds
+#: their money (``protection.freezes``): one row, read in the check's one round trip.
 PLAYER = statements.Prepared(_player, arity=1)
 
 
@@ -140,13 +147,15 @@ def refusal_among(results: Sequence[statements.Result], now: datetime, user: Any
     move), their exclusion in force and the wait after their latest move."""
     player, taken, moved = results[:3]
     if player.rows:
-        is_bot, region = player.rows[0]
+        is_bot, region, frozen = player.rows[0]
     else:  # a player not saved (yet): as given
-        is_bot, region = getattr(user, "is_bot", False), getattr(user, "region", "")
+        is_bot, region, frozen = getattr(user, "is_bot", False), getattr(user, "region", ""), None
     if not site_on():
         return OFF
     if is_bot:
         return Refusal("bots_not_allowed", "Bots play only on practice tables.")
+    if frozen is not None:
+        return freezes.FROZEN
     region = str(region or UNDECLARED)
     if not region_allowed(region):
         if region == UNDECLARED:

@@ -21,6 +21,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("backoffice/", include("backoffice.urls")),
+    path("fairplay/", include("fairplay.urls")),
     path("api/", include("api.urls")),
     path("games/", include("games.urls")),
     path("wallet/", include("wallet.urls")),

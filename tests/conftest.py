@@ -45,7 +45,6 @@ def make_user(username: str, *, staff: bool = False, role: str | None = "admin",
     ``role`` (every permission for "admin", see backoffice.roles; None for no group at all). A
     player's identity is ``verified`` (R-PROT-7) unless asked otherwise, so that tests of
     withdrawals start from a player who may withdraw."""
-    from django.contrib.auth.models import Group
 
     from accounts.models import User
 
@@ -58,8 +57,30 @@ def make_user(username: str, *, staff: bool = False, role: str | None = "admin",
         user.is_staff = True
         user.save(update_fields=["is_staff"])
         if role is not None:
-            user.groups.add(Group.objects.get(name=role))
+            user.groups.add(staff_group(role))
     return user
+
+
+def staff_group(role: str):  # type: ignore[no-untyped-def]
+    """The staff group ``role``. A test on real transactions empties every table after it, the
+    groups the roles' migration made included (the permissions come back with the flush's
+    post-migrate): give the group its permissions again as that migration does."""
+    from django.contrib.auth.models import Group, Permission
+
+    from backoffice.roles import ROLES
+
+    group, made = Group.objects.get_or_create(name=role)
+    if made:
+        wanted = ROLES[role]
+        permissions = Permission.objects.all()
+        if wanted != ["*"]:
+            found = {
+                f"{p.content_type.app_label}.{p.codename}": p
+                for p in permissions.select_related("content_type")
+            }
+            permissions = [found[name] for name in wanted if name in found]  # type: ignore[assignment]
+        group.permissions.set(permissions)
+    return group
 
 
 def verify(user):  # type: ignore[no-untyped-def]

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.text import visible
 from hotpath import statements
-from protection import kyc, limits, money_play
+from protection import freezes, kyc, limits, money_play
 from protection.limits import DEPOSIT_KINDS
 from protection.models import LimitChange
 from protection.players import lock_statement
@@ -223,7 +223,8 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     """Move ``amount`` from the wallet to the user's withdrawal hold, to wait for staff.
 
     ``request_key`` (e.g. a form token) makes a double submit return the first request.
-    Raises ``insufficient_funds`` and ``limit_exceeded``; nothing is written then.
+    Raises ``insufficient_funds``, ``limit_exceeded``, ``kyc_required`` and ``frozen`` (the
+    risk desk holds the player's money, ``protection.freezes``); nothing is written then.
     """
     uid = _uid(user)
     amount = _check_limits(amount, "withdrawal", "WALLET_MIN_WITHDRAWAL", "WALLET_MAX_WITHDRAWAL")
@@ -233,10 +234,18 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     wallet, hold, tax_account = user_spec(uid), withdrawal_hold_spec(uid), tax_spec()
     with statements.transaction(savepoint=True) as own:
         # One round trip: the player's lock (the year's tax is counted under it: two at once
-        # count both), their identity's status and an earlier request with this key.
-        _, status, earlier = statements.execute_many(
-            [lock_statement(uid), kyc.STATUS.statement(uid), _EARLIER.statement(uid, request_key)]
+        # count both), their identity's status, an earlier request with this key and the risk
+        # desk's freeze, if one holds their money.
+        _, status, earlier, frozen = statements.execute_many(
+            [
+                lock_statement(uid),
+                kyc.STATUS.statement(uid),
+                _EARLIER.statement(uid, request_key),
+                freezes.IN_FORCE.statement(uid),
+            ]
         )
+        if frozen.rows:
+            raise WalletError(Code.FROZEN, freezes.FROZEN.message)
         if not kyc.verified_by(status.rows):
             raise WalletError(
                 Code.KYC_REQUIRED,

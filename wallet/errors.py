@@ -26,6 +26,7 @@ class Code(StrEnum):
     LIMIT_REACHED = "limit_reached"
     MONEY_PLAY_REFUSED = "money_play_refused"
     KYC_REQUIRED = "kyc_required"
+    FROZEN = "frozen"
 
 
 class WalletError(Exception):

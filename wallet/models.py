@@ -46,6 +46,7 @@ class JournalKind(models.TextChoices):
     TAX_RETURNED = "tax_returned", "Tax withheld, given back"
     REVERSAL = "reversal", "Reversal (correction)"
     ADJUSTMENT = "adjustment", "Manual posting"
+    FAIRPLAY_REFUND = "fairplay_refund", "Fair-play refund (correction)"
 
 
 class Account(models.Model):

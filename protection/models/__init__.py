@@ -1,6 +1,7 @@
 """The protection app's models, one module per topic (Django finds them through this package)."""
 
 from protection.models.exclusion import Exclusion, ExclusionKind
+from protection.models.freeze import MoneyPlayFreeze
 from protection.models.history import ProtectionEvent
 from protection.models.kyc import DocumentType, KycStatus, Verification
 from protection.models.limits import LimitChange, LimitKind
@@ -13,6 +14,7 @@ __all__ = [
     "KycStatus",
     "LimitChange",
     "LimitKind",
+    "MoneyPlayFreeze",
     "ProtectionEvent",
     "RegionChange",
     "RegionChangeStatus",

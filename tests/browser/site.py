@@ -12,6 +12,8 @@ practice deals table, its tie-breaker next (tests/browser/test_formats.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
 the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
 ``python -m tests.browser.site accounts``: alice's address, confirmed (tests/browser/test_accounts.py).
+``python -m tests.browser.site risk_desk``: a chip-dumping case about alice and bob, resting on a
+finished deal of theirs, for the risk desk (tests/browser/test_risk_desk.py).
 
 The site mails into files, one a message, in :func:`mail_folder` of its database: a test reads
 what a player would find in their inbox there.
@@ -144,6 +146,49 @@ def backoffice() -> None:
         seats=2,
         entry_fee=100_00,
     )
+
+
+def risk_desk() -> None:
+    """Rita and ravi of the risk role; alice, bob and carol with ₹25,000.50 each; a ₹ pool game
+    of alice and bob whose first deal is over (alice dropped); and a chip-dumping case about the
+    two, its evidence resting on that deal. Prints the case's id."""
+    _django()
+    from django.contrib.auth.models import Group
+
+    from accounts.models import User
+    from fairplay.cases import open_case
+    from games import services
+    from games.models import Deal, TableTemplate
+    from wallet import cashier
+
+    for name in ("rita", "ravi"):
+        user = User.objects.create_user(username=name, password=PASSWORD, is_staff=True)
+        user.groups.add(Group.objects.get(name="risk"))
+    players = {name: User.objects.get(username=name) for name in PLAYERS}
+    for user in players.values():
+        cashier.confirm_deposit(cashier.create_deposit(user, 25_000_50).provider_ref)
+    alice, bob = players["alice"], players["bob"]
+    template = TableTemplate.objects.create(
+        name="Risk 101 pool, ₹100", variant="pool101", currency="INR", seats=2, entry_fee=100_00
+    )
+    services.play_now(alice, template)
+    table = services.play_now(bob, template)
+    table.refresh_from_db()
+    deal = table.state["deal"]
+    turn = deal["seats"][deal["turn"]]["player"]
+    services.act(table.pk, alice if str(alice.pk) == turn else bob, {"type": "drop"})
+    over = Deal.objects.get(table=table, number=1)
+    evidence = {
+        "figures": [
+            {"name": "chips_passed", "value": 7_200_00, "baseline": 1_000_00, "unit": "paise"},
+            {"name": "drops", "value": 0.81, "baseline": 0.22, "unit": "share"},
+        ],
+        "counts": {"deals_together": 40, "tables_together": 12},
+        "deals": [over.pk],
+        "links": [{"users": [alice.pk, bob.pk], "reasons": ["device", "address"]}],
+    }
+    case = open_case("chip_dumping", [alice, bob], evidence, score=7.2, key=f"dump:{alice.pk}:{bob.pk}")
+    print(case.pk)
 
 
 #: Five players with long names (a seat shows the username), who fill a 6-seat table with alice.
@@ -281,5 +326,6 @@ if __name__ == "__main__":
         "six_seats": six_seats,
         "accounts": accounts,
         "deals_tie": deals_tie,
+        "risk_desk": risk_desk,
     }
     commands[command](*args)
