@@ -242,6 +242,17 @@ def _suit_pure_count(counts: tuple[int, ...], marriage: int, points21: bool) -> 
     return best
 
 
+_SUIT_MASK = sum(3 << (8 * rank0) for rank0 in range(13))
+"""The packed counts of suit 0's cards; shifted by ``2 * suit``, any suit's."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _packed_pure_count(suit_counts: int, marriage: int, points21: bool) -> int:
+    """:func:`_suit_pure_count` of one suit's packed counts (``(x >> 2 * suit) & _SUIT_MASK``)."""
+    counts = (0, *((suit_counts >> (8 * rank0)) & 3 for rank0 in range(13)))
+    return _suit_pure_count(counts, marriage, points21)
+
+
 # --------------------------------------------------------------------------------------------
 # The full search.
 
@@ -262,6 +273,7 @@ class _Search:
         self.wild = tables.wild
         self.weight = tables.weight
         self.marriage = tables.marriage
+        self.marriage_ranks = tables.marriage_ranks
         self.move_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.start = start
         after = [0] * 54
@@ -286,6 +298,18 @@ class _Search:
         out = self._moves(index, x, index >> 2, index & 3)
         self.move_cache[key] = out
         return out
+
+    def pure_possible(self, x: int) -> int:
+        """The most disjoint pure sequences (tunnelas included) the cards of ``x`` can make."""
+        points21 = self.points21
+        marriage = self.marriage_ranks
+        found = (
+            _packed_pure_count(x & _SUIT_MASK, marriage[0], points21)
+            + _packed_pure_count((x >> 2) & _SUIT_MASK, marriage[1], points21)
+            + _packed_pure_count((x >> 4) & _SUIT_MASK, marriage[2], points21)
+            + _packed_pure_count((x >> 6) & _SUIT_MASK, marriage[3], points21)
+        )
+        return found + 1 if points21 and x >> (2 * PJ_INDEX) >= 3 else found
 
     def _count(self, x: int, index: int) -> int:
         return (x >> (2 * index)) & 3
@@ -388,6 +412,11 @@ class _Search:
                 return found  # exact
             if -found >= bound:
                 return -found  # at least this, and the caller needs less
+        elif pure and self.pure_possible(x) < pure:
+            # The cards left cannot make the pure sequences still needed: most branches of a
+            # hand with many jokers end here, long before their last card.
+            self.memo[key] = INF
+            return INF
         index = ((x & -x).bit_length() - 1) >> 1
         best = bound
         choice = (0, 0, 0)
@@ -439,6 +468,9 @@ class _Search:
         found = self.decl_memo.get(key)
         if found is not None:
             return found
+        if runs + tunnelas < DECLARE_PURE_21 and self.pure_possible(x) < DECLARE_PURE_21 - runs - tunnelas:
+            self.decl_memo[key] = False
+            return False
         index = ((x & -x).bit_length() - 1) >> 1
         result = False
         choice = (0, 0, 0)
@@ -539,6 +571,7 @@ def clear_caches() -> None:
     _tables.cache_clear()
     _suit_pure.cache_clear()
     _suit_pure_count.cache_clear()
+    _packed_pure_count.cache_clear()
 
 
 def _same_groups(per_index: list[int], size: int) -> list[tuple[Card, ...]]:
@@ -588,12 +621,16 @@ def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int 
         pure_count += 1
 
     need_pure, need_seqs = (DECLARE_PURE_21, 0) if points21 else (1, 2)
+    lose_two = points21 and (pairs >= LOSE_TWO_DUBLEES or joker_count >= LOSE_TWO_JOKER_GROUP)
     search = _Search(tables, start, per_index)
     full = INF
     if pure_count >= need_pure:
-        # Only a full arrangement that beats the pure sequences' formula and the cap matters:
-        # the search leaves a branch as soon as it cannot, and none at all means none here.
+        # Only a full arrangement that beats the pure sequences' formula and the cap matters
+        # (and, when the hand loses 2 anyway, only one scoring 0 or 1): the search leaves a
+        # branch as soon as it cannot, and none at all means none here.
         limit = min(total - pure_best, variant.full_count) + 1
+        if lose_two:
+            limit = min(limit, LOSE_TWO_SCORE)
         full = search.deadwood(start, 0, need_pure, need_seqs, 0, limit)
         if full >= limit:
             full = INF
@@ -604,7 +641,7 @@ def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int 
         return Solution(0, True, tuple(_declaration(variant, jokers, search, need_pure, need_seqs)))
 
     score = normal
-    if points21 and (pairs >= LOSE_TWO_DUBLEES or joker_count >= LOSE_TWO_JOKER_GROUP):
+    if lose_two:
         score = min(score, LOSE_TWO_SCORE)
     score = min(score, variant.full_count)
 
