@@ -60,7 +60,7 @@ INF = 1 << 30
 PJ_INDEX = 52
 """Card index: rank-major ``(rank - 1) * 4 + suit`` for 0..51, and 52 for the printed joker."""
 
-_DEAD, _CONVERT, _SET, _PURE, _IMPURE, _TUNNELA = range(6)
+_DEAD, _SET, _PURE, _IMPURE, _TUNNELA = range(5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,10 +276,12 @@ class _Search:
         self.marriage_ranks = tables.marriage_ranks
         self.move_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.start = start
-        after = [0] * 54
-        for index in range(52, -1, -1):
-            after[index] = after[index + 1] + (per_index[index] if self.joker_type[index] else 0)
-        self.jokers_after = after
+        self.per_index = per_index
+        self.joker_mask = sum(3 << (2 * index) for index in range(53) if self.joker_type[index])
+        self.wild_mask = sum(3 << (2 * index) for index in range(53) if self.wild[index])
+        self.origin = (start, 0, 0)
+        """Where the best arrangement's search began: (cards, stand-ins, wild stand-in)."""
+        self.decl_origin = (start, 0, 0)
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
         self.decl_memo: dict[tuple[int, int, int, int, int], bool] = {}
@@ -322,7 +324,6 @@ class _Search:
         if self.points21 and count >= 3:
             out.append((_TUNNELA, 3 * one, 0))
         if index == PJ_INDEX:
-            out.append((_CONVERT, one, 0))
             return out
         # Pure runs: upwards, and for an Ace also downwards from the top (Q K A).
         longest = 6 if self.marriage else 5
@@ -346,8 +347,7 @@ class _Search:
                     continue
                 out.append((_PURE, taken, 0))
         if joker_type:
-            out.append((_CONVERT, one, 0))
-            return out
+            return out  # a joker-type card left in the search stands as itself: pure only
         # Sets: other suits of this rank (lower suits of this rank are gone already).
         others = [
             1 << (2 * (rank0 * 4 + other))
@@ -383,6 +383,84 @@ class _Search:
                     out.append((_IMPURE, taken, stand_ins))
         out.append((_DEAD, one, 0))
         return out
+
+    # -- which joker-type cards stand in, decided before the search -------------------------
+
+    def fates(self) -> list[tuple[int, int, int]]:
+        """Every way to decide which joker-type cards stand in: (cards left to group, stand-ins,
+        1 if a wild card is among them), the most stand-ins first.
+
+        Deciding first means a meld never takes a stand-in before the card paying for it is
+        reached: the search's state holds only stand-ins in hand, and a card kept as itself is
+        in the cards left, where the pure sequences test sees it. Copies of one card are alike,
+        so only how many of each stand in matters; a card that no pure sequence or tunnela of
+        the hand can hold always stands in.
+        """
+        options = [(self.start, 0, 0)]
+        for index, count in enumerate(self.per_index):
+            if not count or not self.joker_type[index]:
+                continue
+            one = 1 << (2 * index)
+            wild = int(self.wild[index])
+            options = [
+                (x - (count - kept) * one, spare + count - kept, wild_spare | (wild if kept < count else 0))
+                for x, spare, wild_spare in options
+                for kept in self._kept_counts(index, count)
+            ]
+        options.sort(key=lambda option: -option[1])
+        return options
+
+    def _kept_counts(self, index: int, count: int) -> list[int]:
+        """How many copies of joker-type card ``index`` may stand as themselves."""
+        tunnela = self.points21 and count == 3
+        if index == PJ_INDEX:
+            return [0, 3] if tunnela else [0]
+        if tunnela:
+            return [0, 1, 2, 3]
+        # Each copy kept needs its own pure sequence: at most one per copy of the other two
+        # cards of each three-card stretch of its suit holding it.
+        rank, suit = index // 4 + 1, index % 4
+        held = [0] + [self.per_index[(r - 1) * 4 + suit] for r in range(1, 14)] + [self.per_index[suit]]
+        most = 0
+        for low in range(max(1, rank - 2), min(rank, 12) + 1):
+            most += min(held[r] for r in range(low, low + 3) if r != rank)
+        if rank == 1:
+            most += min(held[12], held[13])  # Q K A
+        return list(range(min(count, most) + 1))
+
+    def settle(self, x: int) -> tuple[int, int, int]:
+        """The cards of ``x`` without its joker-type cards, how many those are, and 1 if a wild
+        card is among them.
+
+        Once the pure sequences needed are made, a joker-type card does as well standing in as
+        standing as itself (a sequence it would keep pure is as good impure, and it scores 0
+        either way): every one left stands in, and the states of different choices of stand-ins
+        meet again.
+        """
+        jokers = x & self.joker_mask
+        if not jokers:
+            return x, 0, 0
+        return x - jokers, _card_count(jokers), int(bool(jokers & self.wild_mask))
+
+    def full(self, pure: int, seqs: int, limit: int) -> int:
+        """Fewest deadwood points over every choice of stand-ins (see :meth:`deadwood`)."""
+        best = limit
+        for x, spare, wild_spare in self.fates():
+            value = self.deadwood(x, spare, pure, seqs, wild_spare, best)
+            if value < best:
+                best = value
+                self.origin = (x, spare, wild_spare)
+                if not best:
+                    break
+        return best
+
+    def declare(self) -> bool:
+        """Whether some choice of stand-ins declares with pure sequences (see :meth:`declares`)."""
+        for x, spare, wild_spare in self.fates():
+            if self.declares(x, spare, 0, 0, 0):
+                self.decl_origin = (x, spare, wild_spare)
+                return True
+        return False
 
     # -- losing score: fewest deadwood points with the sequence conditions met --------------
 
@@ -420,29 +498,30 @@ class _Search:
         index = ((x & -x).bit_length() - 1) >> 1
         best = bound
         choice = (0, 0, 0)
-        if spare + self.jokers_after[index] >= 0:
-            weight = self.weight[index]
-            for kind, taken, stand_ins in self.moves(index, x):
-                if stand_ins > spare + self.jokers_after[index]:
+        weight = self.weight[index]
+        for kind, taken, stand_ins in self.moves(index, x):
+            if stand_ins > spare:
+                continue
+            rest = x - taken
+            if kind == _DEAD:
+                if weight >= best:
                     continue
-                rest = x - taken
-                if kind == _DEAD:
-                    if weight >= best:
-                        continue
-                    value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
-                elif kind == _CONVERT:
-                    value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index], best)
-                elif kind in (_PURE, _TUNNELA):
-                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
-                elif kind == _IMPURE:
-                    value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare, best)
+                value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
+            elif kind in (_PURE, _TUNNELA):
+                if pure == 1:
+                    rest, more, wild = self.settle(rest)
+                    value = self.deadwood(rest, spare + more, 0, max(seqs - 1, 0), wild_spare | wild, best)
                 else:
-                    value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
-                if value < best:
-                    best = value
-                    choice = (kind, taken, stand_ins)
-                    if not best:
-                        break
+                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
+            elif kind == _IMPURE:
+                value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare, best)
+            else:
+                value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
+            if value < best:
+                best = value
+                choice = (kind, taken, stand_ins)
+                if not best:
+                    break
         if best < bound:
             self.memo[key] = best
             self.choice[key] = choice
@@ -474,26 +553,26 @@ class _Search:
         index = ((x & -x).bit_length() - 1) >> 1
         result = False
         choice = (0, 0, 0)
-        if spare + self.jokers_after[index] >= 0:
-            for kind, taken, stand_ins in self.moves(index, x):
-                if kind == _DEAD or stand_ins > spare + self.jokers_after[index]:
-                    continue
-                rest = x - taken
-                if kind == _CONVERT:
-                    ok = self.declares(rest, spare + 1, runs, tunnelas, room)
-                elif kind == _PURE:
-                    ok = self.declares(rest, spare, min(runs + 1, 4), tunnelas, room)
-                elif kind == _TUNNELA:
-                    ok = self.declares(rest, spare, runs, min(tunnelas + 1, 4), room)
-                elif kind == _IMPURE:
-                    ok = self.declares(rest, spare - stand_ins, runs, tunnelas, 2)
-                else:
-                    three = _card_count(taken) + stand_ins == 3
-                    ok = self.declares(rest, spare - stand_ins, runs, tunnelas, min(room + three, 2))
-                if ok:
-                    result = True
-                    choice = (kind, taken, stand_ins)
-                    break
+        for kind, taken, stand_ins in self.moves(index, x):
+            if kind == _DEAD or stand_ins > spare:
+                continue
+            rest = x - taken
+            if kind in (_PURE, _TUNNELA):
+                more = 0
+                if runs + tunnelas + 1 == DECLARE_PURE_21:
+                    rest, more, _ = self.settle(rest)
+                runs_now = min(runs + (kind == _PURE), 4)
+                tunnelas_now = min(tunnelas + (kind == _TUNNELA), 4)
+                ok = self.declares(rest, spare + more, runs_now, tunnelas_now, room)
+            elif kind == _IMPURE:
+                ok = self.declares(rest, spare - stand_ins, runs, tunnelas, 2)
+            else:
+                three = _card_count(taken) + stand_ins == 3
+                ok = self.declares(rest, spare - stand_ins, runs, tunnelas, min(room + three, 2))
+            if ok:
+                result = True
+                choice = (kind, taken, stand_ins)
+                break
         self.decl_memo[key] = result
         self.decl_choice[key] = choice
         return result
@@ -504,26 +583,24 @@ class _Search:
         self, pure: int, seqs: int, *, declare: bool = False
     ) -> tuple[list[_Meld], list[int], int, bool]:
         """Melds, stand-in cards and leftover stand-ins along the best choices from the start."""
-        x, spare, wild_spare = self.start, 0, 0
+        x, spare, wild_spare = self.decl_origin if declare else self.origin
+        converted = _indices(self.start - x)
         runs = tunnelas = room = 0
         melds: list[_Meld] = []
-        converted: list[int] = []
         while x:
-            index = ((x & -x).bit_length() - 1) >> 1
             if declare:
                 kind, taken, stand_ins = self.decl_choice[(x, spare, runs, tunnelas, room)]
             else:
                 kind, taken, stand_ins = self.choice[(x, spare, pure, seqs, wild_spare)]
             x -= taken
-            if kind == _CONVERT:
-                converted.append(index)
-                spare += 1
-                wild_spare |= self.wild[index]
-                continue
             if kind != _DEAD:
                 melds.append(_Meld(kind, _indices(taken), stand_ins))
             spare -= stand_ins
             if kind in (_PURE, _TUNNELA):
+                if (runs + tunnelas + 1 == DECLARE_PURE_21) if declare else pure == 1:
+                    settled, more, wild = self.settle(x)
+                    converted.extend(_indices(x - settled))
+                    x, spare, wild_spare = settled, spare + more, wild_spare | wild
                 pure, seqs = max(pure - 1, 0), max(seqs - 1, 0)
                 runs = min(runs + (kind == _PURE), 4)
                 tunnelas = min(tunnelas + (kind == _TUNNELA), 4)
@@ -631,12 +708,12 @@ def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int 
         limit = min(total - pure_best, variant.full_count) + 1
         if lose_two:
             limit = min(limit, LOSE_TWO_SCORE)
-        full = search.deadwood(start, 0, need_pure, need_seqs, 0, limit)
+        full = search.full(need_pure, need_seqs, limit)
         if full >= limit:
             full = INF
     normal = min(total - pure_best, full)
 
-    can_declare = full == 0 and (not points21 or search.declares(start, 0, 0, 0, 0))
+    can_declare = full == 0 and (not points21 or search.declare())
     if can_declare:
         return Solution(0, True, tuple(_declaration(variant, jokers, search, need_pure, need_seqs)))
 
