@@ -60,7 +60,7 @@ INF = 1 << 30
 PJ_INDEX = 52
 """Card index: rank-major ``(rank - 1) * 4 + suit`` for 0..51, and 52 for the printed joker."""
 
-_DEAD, _SET, _PURE, _IMPURE, _TUNNELA = range(5)
+_DEAD, _CONVERT, _SET, _PURE, _IMPURE, _TUNNELA = range(6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +244,8 @@ def _suit_pure_count(counts: tuple[int, ...], marriage: int, points21: bool) -> 
 
 _SUIT_MASK = sum(3 << (8 * rank0) for rank0 in range(13))
 """The packed counts of suit 0's cards; shifted by ``2 * suit``, any suit's."""
+_LOW_BITS = sum(1 << (2 * index) for index in range(53))
+"""The low bit of every card index's packed count."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -277,11 +279,10 @@ class _Search:
         self.move_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.start = start
         self.per_index = per_index
+        self.origin = self.decl_origin = (start, 0, 0)
+        """Where the search that found the best arrangement (declaration) began: see :meth:`fates`."""
         self.joker_mask = sum(3 << (2 * index) for index in range(53) if self.joker_type[index])
         self.wild_mask = sum(3 << (2 * index) for index in range(53) if self.wild[index])
-        self.origin = (start, 0, 0)
-        """Where the best arrangement's search began: (cards, stand-ins, wild stand-in)."""
-        self.decl_origin = (start, 0, 0)
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
         self.decl_memo: dict[tuple[int, int, int, int, int], bool] = {}
@@ -313,6 +314,32 @@ class _Search:
         )
         return found + 1 if points21 and x >> (2 * PJ_INDEX) >= 3 else found
 
+    def short_of_pure(self, x: int, spare: int, pure: int) -> bool:
+        """Whether the cards of ``x`` surely cannot make ``pure`` more pure sequences.
+
+        With stand-ins borrowed (``spare`` below 0) that many of the joker-type cards left must
+        stand in, and each joker-type card kept as itself adds at most one pure sequence.
+        """
+        found = self.pure_possible(x)
+        if found >= pure and spare < 0:
+            jokers = x & self.joker_mask
+            found = min(found, self.pure_possible(x - jokers) + _card_count(jokers) + spare)
+        return found < pure
+
+    def settle(self, x: int) -> tuple[int, int, int]:
+        """The cards of ``x`` without its joker-type cards, how many those are, and 1 if a wild
+        card is among them.
+
+        Once the pure sequences needed are made, a joker-type card does as well standing in as
+        standing as itself (a sequence it would keep pure is as good impure, and it scores 0
+        either way): every one left stands in at once, and the branches that kept different
+        ones as themselves meet again.
+        """
+        jokers = x & self.joker_mask
+        if not jokers:
+            return x, 0, 0
+        return x - jokers, _card_count(jokers), int(bool(jokers & self.wild_mask))
+
     def _count(self, x: int, index: int) -> int:
         return (x >> (2 * index)) & 3
 
@@ -324,7 +351,7 @@ class _Search:
         if self.points21 and count >= 3:
             out.append((_TUNNELA, 3 * one, 0))
         if index == PJ_INDEX:
-            return out
+            return out  # printed jokers left in the search are a tunnela
         # Pure runs: upwards, and for an Ace also downwards from the top (Q K A).
         longest = 6 if self.marriage else 5
         ranks_up = list(range(rank0 + 1, 13))
@@ -347,7 +374,8 @@ class _Search:
                     continue
                 out.append((_PURE, taken, 0))
         if joker_type:
-            return out  # a joker-type card left in the search stands as itself: pure only
+            out.append((_CONVERT, one, 0))
+            return out
         # Sets: other suits of this rank (lower suits of this rank are gone already).
         others = [
             1 << (2 * (rank0 * 4 + other))
@@ -384,78 +412,51 @@ class _Search:
         out.append((_DEAD, one, 0))
         return out
 
-    # -- which joker-type cards stand in, decided before the search -------------------------
+    # -- where the search starts -------------------------------------------------------------
 
     def fates(self) -> list[tuple[int, int, int]]:
-        """Every way to decide which joker-type cards stand in: (cards left to group, stand-ins,
-        1 if a wild card is among them), the most stand-ins first.
+        """Where the search starts: (cards, stand-ins, 1 if a wild card is among them).
 
-        Deciding first means a meld never takes a stand-in before the card paying for it is
-        reached: the search's state holds only stand-ins in hand, and a card kept as itself is
-        in the cards left, where the pure sequences test sees it. Copies of one card are alike,
-        so only how many of each stand in matters; a card that no pure sequence or tunnela of
-        the hand can hold always stands in.
+        A joker-type card that no pure sequence or tunnela of the hand can hold stands in from
+        the start, and so do the printed jokers, unless three of them (21 cards) stay a tunnela:
+        the search then never borrows those. Only the jokers that might stand as themselves are
+        decided when the search reaches them.
         """
-        options = [(self.start, 0, 0)]
-        for index, count in enumerate(self.per_index):
-            if not count or not self.joker_type[index]:
-                continue
-            one = 1 << (2 * index)
-            wild = int(self.wild[index])
-            options = [
-                (x - (count - kept) * one, spare + count - kept, wild_spare | (wild if kept < count else 0))
-                for x, spare, wild_spare in options
-                for kept in self._kept_counts(index, count)
-            ]
-        options.sort(key=lambda option: -option[1])
+        x, spare, wild_spare = self.start, 0, 0
+        for index, count in enumerate(self.per_index[:PJ_INDEX]):
+            if count and self.joker_type[index] and not self._may_stand_as_itself(index, count):
+                x -= count << (2 * index)
+                spare += count
+                wild_spare |= self.wild[index]
+        printed = self.per_index[PJ_INDEX]
+        options = [(x - (printed << (2 * PJ_INDEX)), spare + printed, wild_spare)]
+        if self.points21 and printed == 3:
+            options.append((x, spare, wild_spare))
         return options
 
-    def _kept_counts(self, index: int, count: int) -> list[int]:
-        """How many copies of joker-type card ``index`` may stand as themselves."""
-        tunnela = self.points21 and count == 3
-        if index == PJ_INDEX:
-            return [0, 3] if tunnela else [0]
-        if tunnela:
-            return [0, 1, 2, 3]
-        # Each copy kept needs its own pure sequence: at most one per copy of the other two
-        # cards of each three-card stretch of its suit holding it.
+    def _may_stand_as_itself(self, index: int, count: int) -> bool:
+        """Whether a tunnela or a three-card pure sequence of the hand can hold card ``index``."""
+        if self.points21 and count == 3:
+            return True
         rank, suit = index // 4 + 1, index % 4
         held = [0] + [self.per_index[(r - 1) * 4 + suit] for r in range(1, 14)] + [self.per_index[suit]]
-        most = 0
-        for low in range(max(1, rank - 2), min(rank, 12) + 1):
-            most += min(held[r] for r in range(low, low + 3) if r != rank)
-        if rank == 1:
-            most += min(held[12], held[13])  # Q K A
-        return list(range(min(count, most) + 1))
-
-    def settle(self, x: int) -> tuple[int, int, int]:
-        """The cards of ``x`` without its joker-type cards, how many those are, and 1 if a wild
-        card is among them.
-
-        Once the pure sequences needed are made, a joker-type card does as well standing in as
-        standing as itself (a sequence it would keep pure is as good impure, and it scores 0
-        either way): every one left stands in, and the states of different choices of stand-ins
-        meet again.
-        """
-        jokers = x & self.joker_mask
-        if not jokers:
-            return x, 0, 0
-        return x - jokers, _card_count(jokers), int(bool(jokers & self.wild_mask))
+        lows = range(max(1, rank - 2), min(rank, 12) + 1)
+        if any(all(held[r] for r in range(low, low + 3)) for low in lows):
+            return True
+        return rank == 1 and bool(held[12] and held[13])  # Q K A
 
     def full(self, pure: int, seqs: int, limit: int) -> int:
-        """Fewest deadwood points over every choice of stand-ins (see :meth:`deadwood`)."""
+        """Fewest deadwood points (see :meth:`deadwood`), below ``limit``, from every start."""
         best = limit
         for x, spare, wild_spare in self.fates():
             value = self.deadwood(x, spare, pure, seqs, wild_spare, best)
             if value < best:
                 best = value
                 self.origin = (x, spare, wild_spare)
-                if not best:
-                    break
         return best
 
     def declare(self) -> bool:
-        """Whether some choice of stand-ins declares with pure sequences (see :meth:`declares`)."""
+        """Whether some start declares with pure sequences (see :meth:`declares`)."""
         for x, spare, wild_spare in self.fates():
             if self.declares(x, spare, 0, 0, 0):
                 self.decl_origin = (x, spare, wild_spare)
@@ -490,9 +491,14 @@ class _Search:
                 return found  # exact
             if -found >= bound:
                 return -found  # at least this, and the caller needs less
-        elif pure and self.pure_possible(x) < pure:
-            # The cards left cannot make the pure sequences still needed: most branches of a
-            # hand with many jokers end here, long before their last card.
+        # Stand-ins may be borrowed (a meld takes a joker the search reaches later), up to the
+        # joker-type cards left to pay for them.
+        jokers = x & self.joker_mask
+        left = spare + _card_count(jokers) if jokers else spare
+        if found is None and (left < 0 or (pure and self.short_of_pure(x, spare, pure))):
+            # Borrowed stand-ins that cannot be paid, or cards that cannot make the pure
+            # sequences still needed: most branches of a hand with many jokers end here, long
+            # before their last card.
             self.memo[key] = INF
             return INF
         index = ((x & -x).bit_length() - 1) >> 1
@@ -500,23 +506,24 @@ class _Search:
         choice = (0, 0, 0)
         weight = self.weight[index]
         for kind, taken, stand_ins in self.moves(index, x):
-            if stand_ins > spare:
+            if stand_ins > left:
                 continue
             rest = x - taken
             if kind == _DEAD:
                 if weight >= best:
                     continue
                 value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
-            elif kind in (_PURE, _TUNNELA):
-                if pure == 1:
-                    rest, more, wild = self.settle(rest)
-                    value = self.deadwood(rest, spare + more, 0, max(seqs - 1, 0), wild_spare | wild, best)
-                else:
-                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
+            elif kind == _CONVERT:
+                value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index], best)
             elif kind == _IMPURE:
                 value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare, best)
-            else:
+            elif kind == _SET:
                 value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
+            elif pure == 1:  # the last pure sequence needed: every joker-type card left stands in
+                rest, more, wild = self.settle(rest)
+                value = self.deadwood(rest, spare + more, 0, max(seqs - 1, 0), wild_spare | wild, best)
+            else:
+                value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
             if value < best:
                 best = value
                 choice = (kind, taken, stand_ins)
@@ -547,19 +554,24 @@ class _Search:
         found = self.decl_memo.get(key)
         if found is not None:
             return found
-        if runs + tunnelas < DECLARE_PURE_21 and self.pure_possible(x) < DECLARE_PURE_21 - runs - tunnelas:
+        jokers = x & self.joker_mask
+        left = spare + _card_count(jokers) if jokers else spare
+        short = DECLARE_PURE_21 - runs - tunnelas
+        if left < 0 or (short > 0 and self.short_of_pure(x, spare, short)):
             self.decl_memo[key] = False
             return False
         index = ((x & -x).bit_length() - 1) >> 1
         result = False
         choice = (0, 0, 0)
         for kind, taken, stand_ins in self.moves(index, x):
-            if kind == _DEAD or stand_ins > spare:
+            if kind == _DEAD or stand_ins > left:
                 continue
             rest = x - taken
-            if kind in (_PURE, _TUNNELA):
+            if kind == _CONVERT:
+                ok = self.declares(rest, spare + 1, runs, tunnelas, room)
+            elif kind in (_PURE, _TUNNELA):
                 more = 0
-                if runs + tunnelas + 1 == DECLARE_PURE_21:
+                if short == 1:  # the last pure sequence needed: every joker-type card left stands in
                     rest, more, _ = self.settle(rest)
                 runs_now = min(runs + (kind == _PURE), 4)
                 tunnelas_now = min(tunnelas + (kind == _TUNNELA), 4)
@@ -588,11 +600,17 @@ class _Search:
         runs = tunnelas = room = 0
         melds: list[_Meld] = []
         while x:
+            index = ((x & -x).bit_length() - 1) >> 1
             if declare:
                 kind, taken, stand_ins = self.decl_choice[(x, spare, runs, tunnelas, room)]
             else:
                 kind, taken, stand_ins = self.choice[(x, spare, pure, seqs, wild_spare)]
             x -= taken
+            if kind == _CONVERT:
+                converted.append(index)
+                spare += 1
+                wild_spare |= self.wild[index]
+                continue
             if kind != _DEAD:
                 melds.append(_Meld(kind, _indices(taken), stand_ins))
             spare -= stand_ins
@@ -614,11 +632,8 @@ class _Search:
 
 
 def _card_count(packed: int) -> int:
-    total = 0
-    while packed:
-        total += packed & 3
-        packed >>= 2
-    return total
+    """How many cards a packed count vector holds (each 2-bit count is its low bit + 2 x its high bit)."""
+    return (packed & _LOW_BITS).bit_count() + 2 * ((packed >> 1) & _LOW_BITS).bit_count()
 
 
 # --------------------------------------------------------------------------------------------
