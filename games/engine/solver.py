@@ -282,6 +282,9 @@ class _Search:
         self.origin = self.decl_origin = (start, 0, 0)
         """Where the search that found the best arrangement (declaration) began: see :meth:`fates`."""
         self.joker_mask = sum(3 << (2 * index) for index in range(53) if self.joker_type[index])
+        self.lender_mask = self.joker_mask & ~(3 << (2 * PJ_INDEX))
+        """The joker-type cards that may still turn into stand-ins when the search reaches them
+        (printed jokers left in the search are a tunnela)."""
         self.wild_mask = sum(3 << (2 * index) for index in range(53) if self.wild[index])
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
@@ -322,7 +325,7 @@ class _Search:
         """
         found = self.pure_possible(x)
         if found >= pure and spare < 0:
-            jokers = x & self.joker_mask
+            jokers = x & self.lender_mask
             found = min(found, self.pure_possible(x - jokers) + _card_count(jokers) + spare)
         return found < pure
 
@@ -453,6 +456,8 @@ class _Search:
             if value < best:
                 best = value
                 self.origin = (x, spare, wild_spare)
+                if not best:
+                    break
         return best
 
     def declare(self) -> bool:
@@ -493,7 +498,7 @@ class _Search:
                 return -found  # at least this, and the caller needs less
         # Stand-ins may be borrowed (a meld takes a joker the search reaches later), up to the
         # joker-type cards left to pay for them.
-        jokers = x & self.joker_mask
+        jokers = x & self.lender_mask
         left = spare + _card_count(jokers) if jokers else spare
         if found is None and (left < 0 or (pure and self.short_of_pure(x, spare, pure))):
             # Borrowed stand-ins that cannot be paid, or cards that cannot make the pure
@@ -554,7 +559,7 @@ class _Search:
         found = self.decl_memo.get(key)
         if found is not None:
             return found
-        jokers = x & self.joker_mask
+        jokers = x & self.lender_mask
         left = spare + _card_count(jokers) if jokers else spare
         short = DECLARE_PURE_21 - runs - tunnelas
         if left < 0 or (short > 0 and self.short_of_pure(x, spare, short)):
