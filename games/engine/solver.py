@@ -510,7 +510,9 @@ class _Search:
         best = bound
         choice = (0, 0, 0)
         weight = self.weight[index]
-        for kind, taken, stand_ins in self.moves(index, x):
+        seqs_after = seqs - 1 if seqs else 0
+        moves = self.move_cache.get((index, x & _REACH[index])) or self.moves(index, x)
+        for kind, taken, stand_ins in moves:
             if stand_ins > left:
                 continue
             rest = x - taken
@@ -521,14 +523,16 @@ class _Search:
             elif kind == _CONVERT:
                 value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index], best)
             elif kind == _IMPURE:
-                value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare, best)
+                value = self.deadwood(rest, spare - stand_ins, pure, seqs_after, wild_spare, best)
             elif kind == _SET:
                 value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
-            elif pure == 1:  # the last pure sequence needed: every joker-type card left stands in
+            elif pure > 1:
+                value = self.deadwood(rest, spare, pure - 1, seqs_after, wild_spare, best)
+            elif pure:  # the last pure sequence needed: every joker-type card left stands in
                 rest, more, wild = self.settle(rest)
-                value = self.deadwood(rest, spare + more, 0, max(seqs - 1, 0), wild_spare | wild, best)
+                value = self.deadwood(rest, spare + more, 0, seqs_after, wild_spare | wild, best)
             else:
-                value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
+                value = self.deadwood(rest, spare, 0, seqs_after, wild_spare, best)
             if value < best:
                 best = value
                 choice = (kind, taken, stand_ins)
