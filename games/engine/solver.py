@@ -566,7 +566,11 @@ class _Search:
         jokers = x & self.lender_mask
         left = spare + _card_count(jokers) if jokers else spare
         short = DECLARE_PURE_21 - runs - tunnelas
-        if left < 0 or (short > 0 and self.short_of_pure(x, spare, short)):
+        # A declaration leaves no deadwood: where the deadwood search (run first, on the same
+        # states) found some, or at least some, there is none to look for.
+        need = max(short, 0)
+        deadwood = self.memo.get((x, spare, need, 0, 0), 0) or self.memo.get((x, spare, need, 0, 1), 0)
+        if deadwood or left < 0 or (short > 0 and self.short_of_pure(x, spare, short)):
             self.decl_memo[key] = False
             return False
         index = ((x & -x).bit_length() - 1) >> 1
