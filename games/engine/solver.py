@@ -287,6 +287,7 @@ class _Search:
         (printed jokers left in the search are a tunnela)."""
         self.wild_mask = sum(3 << (2 * index) for index in range(53) if self.wild[index])
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
+        self.pure_cache: dict[int, int] = {}
         self.choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
         self.decl_memo: dict[tuple[int, int, int, int, int], bool] = {}
         self.decl_choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
@@ -307,6 +308,12 @@ class _Search:
 
     def pure_possible(self, x: int) -> int:
         """The most disjoint pure sequences (tunnelas included) the cards of ``x`` can make."""
+        found = self.pure_cache.get(x)
+        if found is None:
+            found = self.pure_cache[x] = self._pure_possible(x)
+        return found
+
+    def _pure_possible(self, x: int) -> int:
         points21 = self.points21
         marriage = self.marriage_ranks
         found = (
