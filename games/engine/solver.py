@@ -26,8 +26,20 @@ second sequence, or three pure sequences on 21 cards). The lowest score is the l
   soon as that shows. The lowest card left is either
   deadwood, or in a set of its rank, or the lowest natural card of a sequence of its suit, or
   a tunnela; a joker-type card that is lowest may instead be turned into a stand-in joker.
-  Stand-ins are counted, not named (any joker can stand in for any card), and may be
-  borrowed before the joker-type card that pays for them is reached.
+  Stand-ins are counted, not named (any joker can stand in for any card).
+
+What keeps the search small on hands of many jokers and duplicates, whose low scores leave the
+bound little to prune:
+
+* Stand-ins decided early. A joker-type card that no pure sequence or tunnela of the hand can
+  hold stands in from the start, and so do the printed jokers (unless three stay a tunnela);
+  only the others are decided when the search reaches them, and a meld may borrow a stand-in
+  only against those. Once the pure sequences needed are made every joker-type card left
+  stands in (kept as itself it could only keep a sequence pure), so branches meet again.
+* A branch ends as soon as its cards cannot make the pure sequences still needed (counted
+  suit by suit) or its borrowed stand-ins cannot be paid.
+* The 21-card declaration search runs after the deadwood search, on the same states: a state
+  with deadwood (or at least some) cannot declare, and is not searched again.
 
 Why short melds are enough: a sequence of 6 or more cards splits into two valid sequences of
 3 to 5 (never fewer sequences, never less purity), except a 6-card pure sequence whose half
