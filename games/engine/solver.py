@@ -396,7 +396,7 @@ class _Search:
                     continue
                 out.append((_PURE, taken, 0))
         if joker_type:
-            out.append((_CONVERT, one, 0))
+            out.append((_CONVERT, count * one, 0))  # every copy left, as deadwood below
             return out
         # Sets: other suits of this rank (lower suits of this rank are gone already).
         others = [
@@ -431,7 +431,9 @@ class _Search:
                 stand_ins = max(3, top + 1) - size
                 if stand_ins >= 1:
                     out.append((_IMPURE, taken, stand_ins))
-        out.append((_DEAD, one, 0))
+        # Deadwood: every copy left at once. Copies are alike, so the copies that go into
+        # melds take their melds first, and the order (dead, then melded) is never searched.
+        out.append((_DEAD, count * one, 0))
         return out
 
     # -- where the search starts -------------------------------------------------------------
@@ -528,7 +530,8 @@ class _Search:
         index = ((x & -x).bit_length() - 1) >> 1
         best = bound
         choice = (0, 0, 0)
-        weight = self.weight[index]
+        copies = (x >> (2 * index)) & 3
+        weight = self.weight[index] * copies
         seqs_after = seqs - 1 if seqs else 0
         moves = self.move_cache.get((index, x & _REACH[index])) or self.moves(index, x)
         for kind, taken, stand_ins in moves:
@@ -540,7 +543,7 @@ class _Search:
                     continue
                 value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
             elif kind == _CONVERT:
-                value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index], best)
+                value = self.deadwood(rest, spare + copies, pure, seqs, wild_spare | self.wild[index], best)
             elif kind == _IMPURE:
                 value = self.deadwood(rest, spare - stand_ins, pure, seqs_after, wild_spare, best)
             elif kind == _SET:
@@ -600,7 +603,7 @@ class _Search:
                 continue
             rest = x - taken
             if kind == _CONVERT:
-                ok = self.declares(rest, spare + 1, runs, tunnelas, room)
+                ok = self.declares(rest, spare + _card_count(taken), runs, tunnelas, room)
             elif kind in (_PURE, _TUNNELA):
                 more = 0
                 if short == 1:  # the last pure sequence needed: every joker-type card left stands in
@@ -639,8 +642,8 @@ class _Search:
                 kind, taken, stand_ins = self.choice[(x, spare, pure, seqs, wild_spare)]
             x -= taken
             if kind == _CONVERT:
-                converted.append(index)
-                spare += 1
+                converted.extend(_indices(taken))
+                spare += _card_count(taken)
                 wild_spare |= self.wild[index]
                 continue
             if kind != _DEAD:
