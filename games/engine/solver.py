@@ -396,7 +396,7 @@ class _Search:
                     continue
                 out.append((_PURE, taken, 0))
         if joker_type:
-            out.append((_CONVERT, count * one, 0))  # every copy left, as deadwood below
+            out.append((_CONVERT, count * one, 0))  # every copy left at once, as with deadwood
             return out
         # Sets: other suits of this rank (lower suits of this rank are gone already).
         others = [
