@@ -26,8 +26,20 @@ second sequence, or three pure sequences on 21 cards). The lowest score is the l
   soon as that shows. The lowest card left is either
   deadwood, or in a set of its rank, or the lowest natural card of a sequence of its suit, or
   a tunnela; a joker-type card that is lowest may instead be turned into a stand-in joker.
-  Stand-ins are counted, not named (any joker can stand in for any card), and may be
-  borrowed before the joker-type card that pays for them is reached.
+  Stand-ins are counted, not named (any joker can stand in for any card).
+
+What keeps the search small on hands of many jokers and duplicates, whose low scores leave the
+bound little to prune:
+
+* Stand-ins decided early. A joker-type card that no pure sequence or tunnela of the hand can
+  hold stands in from the start, and so do the printed jokers (unless three stay a tunnela);
+  only the others are decided when the search reaches them, and a meld may borrow a stand-in
+  only against those. Once the pure sequences needed are made every joker-type card left
+  stands in (kept as itself it could only keep a sequence pure), so branches meet again.
+* A branch ends as soon as its cards cannot make the pure sequences still needed (counted
+  suit by suit) or its borrowed stand-ins cannot be paid.
+* The 21-card declaration search runs after the deadwood search, on the same states: a state
+  with deadwood (or at least some) cannot declare, and is not searched again.
 
 Why short melds are enough: a sequence of 6 or more cards splits into two valid sequences of
 3 to 5 (never fewer sequences, never less purity), except a 6-card pure sequence whose half
@@ -242,6 +254,19 @@ def _suit_pure_count(counts: tuple[int, ...], marriage: int, points21: bool) -> 
     return best
 
 
+_SUIT_MASK = sum(3 << (8 * rank0) for rank0 in range(13))
+"""The packed counts of suit 0's cards; shifted by ``2 * suit``, any suit's."""
+_LOW_BITS = sum(1 << (2 * index) for index in range(53))
+"""The low bit of every card index's packed count."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _packed_pure_count(suit_counts: int, marriage: int, points21: bool) -> int:
+    """:func:`_suit_pure_count` of one suit's packed counts (``(x >> 2 * suit) & _SUIT_MASK``)."""
+    counts = (0, *((suit_counts >> (8 * rank0)) & 3 for rank0 in range(13)))
+    return _suit_pure_count(counts, marriage, points21)
+
+
 # --------------------------------------------------------------------------------------------
 # The full search.
 
@@ -262,13 +287,19 @@ class _Search:
         self.wild = tables.wild
         self.weight = tables.weight
         self.marriage = tables.marriage
+        self.marriage_ranks = tables.marriage_ranks
         self.move_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.start = start
-        after = [0] * 54
-        for index in range(52, -1, -1):
-            after[index] = after[index + 1] + (per_index[index] if self.joker_type[index] else 0)
-        self.jokers_after = after
+        self.per_index = per_index
+        self.origin = self.decl_origin = (start, 0, 0)
+        """Where the search that found the best arrangement (declaration) began: see :meth:`fates`."""
+        self.joker_mask = sum(3 << (2 * index) for index in range(53) if self.joker_type[index])
+        self.lender_mask = self.joker_mask & ~(3 << (2 * PJ_INDEX))
+        """The joker-type cards that may still turn into stand-ins when the search reaches them
+        (printed jokers left in the search are a tunnela)."""
+        self.wild_mask = sum(3 << (2 * index) for index in range(53) if self.wild[index])
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
+        self.pure_cache: dict[int, int] = {}
         self.choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
         self.decl_memo: dict[tuple[int, int, int, int, int], bool] = {}
         self.decl_choice: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
@@ -287,6 +318,50 @@ class _Search:
         self.move_cache[key] = out
         return out
 
+    def pure_possible(self, x: int) -> int:
+        """The most disjoint pure sequences (tunnelas included) the cards of ``x`` can make."""
+        found = self.pure_cache.get(x)
+        if found is None:
+            found = self.pure_cache[x] = self._pure_possible(x)
+        return found
+
+    def _pure_possible(self, x: int) -> int:
+        points21 = self.points21
+        marriage = self.marriage_ranks
+        found = (
+            _packed_pure_count(x & _SUIT_MASK, marriage[0], points21)
+            + _packed_pure_count((x >> 2) & _SUIT_MASK, marriage[1], points21)
+            + _packed_pure_count((x >> 4) & _SUIT_MASK, marriage[2], points21)
+            + _packed_pure_count((x >> 6) & _SUIT_MASK, marriage[3], points21)
+        )
+        return found + 1 if points21 and x >> (2 * PJ_INDEX) >= 3 else found
+
+    def short_of_pure(self, x: int, spare: int, pure: int) -> bool:
+        """Whether the cards of ``x`` surely cannot make ``pure`` more pure sequences.
+
+        With stand-ins borrowed (``spare`` below 0) that many of the joker-type cards left must
+        stand in, and each joker-type card kept as itself adds at most one pure sequence.
+        """
+        found = self.pure_possible(x)
+        if found >= pure and spare < 0:
+            jokers = x & self.lender_mask
+            found = min(found, self.pure_possible(x - jokers) + _card_count(jokers) + spare)
+        return found < pure
+
+    def settle(self, x: int) -> tuple[int, int, int]:
+        """The cards of ``x`` without its joker-type cards, how many those are, and 1 if a wild
+        card is among them.
+
+        Once the pure sequences needed are made, a joker-type card does as well standing in as
+        standing as itself (a sequence it would keep pure is as good impure, and it scores 0
+        either way): every one left stands in at once, and the branches that kept different
+        ones as themselves meet again.
+        """
+        jokers = x & self.joker_mask
+        if not jokers:
+            return x, 0, 0
+        return x - jokers, _card_count(jokers), int(bool(jokers & self.wild_mask))
+
     def _count(self, x: int, index: int) -> int:
         return (x >> (2 * index)) & 3
 
@@ -298,8 +373,7 @@ class _Search:
         if self.points21 and count >= 3:
             out.append((_TUNNELA, 3 * one, 0))
         if index == PJ_INDEX:
-            out.append((_CONVERT, one, 0))
-            return out
+            return out  # printed jokers left in the search are a tunnela
         # Pure runs: upwards, and for an Ace also downwards from the top (Q K A).
         longest = 6 if self.marriage else 5
         ranks_up = list(range(rank0 + 1, 13))
@@ -322,7 +396,7 @@ class _Search:
                     continue
                 out.append((_PURE, taken, 0))
         if joker_type:
-            out.append((_CONVERT, one, 0))
+            out.append((_CONVERT, count * one, 0))  # every copy left at once, as with deadwood
             return out
         # Sets: other suits of this rank (lower suits of this rank are gone already).
         others = [
@@ -357,8 +431,63 @@ class _Search:
                 stand_ins = max(3, top + 1) - size
                 if stand_ins >= 1:
                     out.append((_IMPURE, taken, stand_ins))
-        out.append((_DEAD, one, 0))
+        # Deadwood: every copy left at once. Copies are alike, so the copies that go into
+        # melds take their melds first, and the order (dead, then melded) is never searched.
+        out.append((_DEAD, count * one, 0))
         return out
+
+    # -- where the search starts -------------------------------------------------------------
+
+    def fates(self) -> list[tuple[int, int, int]]:
+        """Where the search starts: (cards, stand-ins, 1 if a wild card is among them).
+
+        A joker-type card that no pure sequence or tunnela of the hand can hold stands in from
+        the start, and so do the printed jokers, unless three of them (21 cards) stay a tunnela:
+        the search then never borrows those. Only the jokers that might stand as themselves are
+        decided when the search reaches them.
+        """
+        x, spare, wild_spare = self.start, 0, 0
+        for index, count in enumerate(self.per_index[:PJ_INDEX]):
+            if count and self.joker_type[index] and not self._may_stand_as_itself(index, count):
+                x -= count << (2 * index)
+                spare += count
+                wild_spare |= self.wild[index]
+        printed = self.per_index[PJ_INDEX]
+        options = [(x - (printed << (2 * PJ_INDEX)), spare + printed, wild_spare)]
+        if self.points21 and printed == 3:
+            options.append((x, spare, wild_spare))
+        return options
+
+    def _may_stand_as_itself(self, index: int, count: int) -> bool:
+        """Whether a tunnela or a three-card pure sequence of the hand can hold card ``index``."""
+        if self.points21 and count == 3:
+            return True
+        rank, suit = index // 4 + 1, index % 4
+        held = [0] + [self.per_index[(r - 1) * 4 + suit] for r in range(1, 14)] + [self.per_index[suit]]
+        lows = range(max(1, rank - 2), min(rank, 12) + 1)
+        if any(all(held[r] for r in range(low, low + 3)) for low in lows):
+            return True
+        return rank == 1 and bool(held[12] and held[13])  # Q K A
+
+    def full(self, pure: int, seqs: int, limit: int) -> int:
+        """Fewest deadwood points (see :meth:`deadwood`), below ``limit``, from every start."""
+        best = limit
+        for x, spare, wild_spare in self.fates():
+            value = self.deadwood(x, spare, pure, seqs, wild_spare, best)
+            if value < best:
+                best = value
+                self.origin = (x, spare, wild_spare)
+                if not best:
+                    break
+        return best
+
+    def declare(self) -> bool:
+        """Whether some start declares with pure sequences (see :meth:`declares`)."""
+        for x, spare, wild_spare in self.fates():
+            if self.declares(x, spare, 0, 0, 0):
+                self.decl_origin = (x, spare, wild_spare)
+                return True
+        return False
 
     # -- losing score: fewest deadwood points with the sequence conditions met --------------
 
@@ -388,32 +517,49 @@ class _Search:
                 return found  # exact
             if -found >= bound:
                 return -found  # at least this, and the caller needs less
+        # Stand-ins may be borrowed (a meld takes a joker the search reaches later), up to the
+        # joker-type cards left to pay for them.
+        jokers = x & self.lender_mask
+        left = spare + _card_count(jokers) if jokers else spare
+        if found is None and (left < 0 or (pure and self.short_of_pure(x, spare, pure))):
+            # Borrowed stand-ins that cannot be paid, or cards that cannot make the pure
+            # sequences still needed: most branches of a hand with many jokers end here, long
+            # before their last card.
+            self.memo[key] = INF
+            return INF
         index = ((x & -x).bit_length() - 1) >> 1
         best = bound
         choice = (0, 0, 0)
-        if spare + self.jokers_after[index] >= 0:
-            weight = self.weight[index]
-            for kind, taken, stand_ins in self.moves(index, x):
-                if stand_ins > spare + self.jokers_after[index]:
+        copies = (x >> (2 * index)) & 3
+        weight = self.weight[index] * copies
+        seqs_after = seqs - 1 if seqs else 0
+        moves = self.move_cache.get((index, x & _REACH[index])) or self.moves(index, x)
+        for kind, taken, stand_ins in moves:
+            if stand_ins > left:
+                continue
+            rest = x - taken
+            if kind == _DEAD:
+                if weight >= best:
                     continue
-                rest = x - taken
-                if kind == _DEAD:
-                    if weight >= best:
-                        continue
-                    value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
-                elif kind == _CONVERT:
-                    value = self.deadwood(rest, spare + 1, pure, seqs, wild_spare | self.wild[index], best)
-                elif kind in (_PURE, _TUNNELA):
-                    value = self.deadwood(rest, spare, max(pure - 1, 0), max(seqs - 1, 0), wild_spare, best)
-                elif kind == _IMPURE:
-                    value = self.deadwood(rest, spare - stand_ins, pure, max(seqs - 1, 0), wild_spare, best)
-                else:
-                    value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
-                if value < best:
-                    best = value
-                    choice = (kind, taken, stand_ins)
-                    if not best:
-                        break
+                value = weight + self.deadwood(rest, spare, pure, seqs, wild_spare, best - weight)
+            elif kind == _CONVERT:
+                value = self.deadwood(rest, spare + copies, pure, seqs, wild_spare | self.wild[index], best)
+            elif kind == _IMPURE:
+                value = self.deadwood(rest, spare - stand_ins, pure, seqs_after, wild_spare, best)
+            elif kind == _SET:
+                value = self.deadwood(rest, spare - stand_ins, pure, seqs, wild_spare, best)
+            elif pure > 1:
+                value = self.deadwood(rest, spare, pure - 1, seqs_after, wild_spare, best)
+            elif pure:  # the last pure sequence needed: every joker-type card left stands in
+                rest, more, wild = self.settle(rest)
+                value = self.deadwood(rest, spare + more, 0, seqs_after, wild_spare | wild, best)
+            else:
+                value = self.deadwood(rest, spare, 0, seqs_after, wild_spare, best)
+            if value < best:
+                best = value
+                choice = (kind, taken, stand_ins)
+                if not best:
+                    break
         if best < bound:
             self.memo[key] = best
             self.choice[key] = choice
@@ -439,29 +585,41 @@ class _Search:
         found = self.decl_memo.get(key)
         if found is not None:
             return found
+        jokers = x & self.lender_mask
+        left = spare + _card_count(jokers) if jokers else spare
+        short = DECLARE_PURE_21 - runs - tunnelas
+        # A declaration leaves no deadwood: where the deadwood search (run first, on the same
+        # states) found some, or at least some, there is none to look for.
+        need = max(short, 0)
+        deadwood = self.memo.get((x, spare, need, 0, 0), 0) or self.memo.get((x, spare, need, 0, 1), 0)
+        if deadwood or left < 0 or (short > 0 and self.short_of_pure(x, spare, short)):
+            self.decl_memo[key] = False
+            return False
         index = ((x & -x).bit_length() - 1) >> 1
         result = False
         choice = (0, 0, 0)
-        if spare + self.jokers_after[index] >= 0:
-            for kind, taken, stand_ins in self.moves(index, x):
-                if kind == _DEAD or stand_ins > spare + self.jokers_after[index]:
-                    continue
-                rest = x - taken
-                if kind == _CONVERT:
-                    ok = self.declares(rest, spare + 1, runs, tunnelas, room)
-                elif kind == _PURE:
-                    ok = self.declares(rest, spare, min(runs + 1, 4), tunnelas, room)
-                elif kind == _TUNNELA:
-                    ok = self.declares(rest, spare, runs, min(tunnelas + 1, 4), room)
-                elif kind == _IMPURE:
-                    ok = self.declares(rest, spare - stand_ins, runs, tunnelas, 2)
-                else:
-                    three = _card_count(taken) + stand_ins == 3
-                    ok = self.declares(rest, spare - stand_ins, runs, tunnelas, min(room + three, 2))
-                if ok:
-                    result = True
-                    choice = (kind, taken, stand_ins)
-                    break
+        for kind, taken, stand_ins in self.moves(index, x):
+            if kind == _DEAD or stand_ins > left:
+                continue
+            rest = x - taken
+            if kind == _CONVERT:
+                ok = self.declares(rest, spare + _card_count(taken), runs, tunnelas, room)
+            elif kind in (_PURE, _TUNNELA):
+                more = 0
+                if short == 1:  # the last pure sequence needed: every joker-type card left stands in
+                    rest, more, _ = self.settle(rest)
+                runs_now = min(runs + (kind == _PURE), 4)
+                tunnelas_now = min(tunnelas + (kind == _TUNNELA), 4)
+                ok = self.declares(rest, spare + more, runs_now, tunnelas_now, room)
+            elif kind == _IMPURE:
+                ok = self.declares(rest, spare - stand_ins, runs, tunnelas, 2)
+            else:
+                three = _card_count(taken) + stand_ins == 3
+                ok = self.declares(rest, spare - stand_ins, runs, tunnelas, min(room + three, 2))
+            if ok:
+                result = True
+                choice = (kind, taken, stand_ins)
+                break
         self.decl_memo[key] = result
         self.decl_choice[key] = choice
         return result
@@ -472,10 +630,10 @@ class _Search:
         self, pure: int, seqs: int, *, declare: bool = False
     ) -> tuple[list[_Meld], list[int], int, bool]:
         """Melds, stand-in cards and leftover stand-ins along the best choices from the start."""
-        x, spare, wild_spare = self.start, 0, 0
+        x, spare, wild_spare = self.decl_origin if declare else self.origin
+        converted = _indices(self.start - x)
         runs = tunnelas = room = 0
         melds: list[_Meld] = []
-        converted: list[int] = []
         while x:
             index = ((x & -x).bit_length() - 1) >> 1
             if declare:
@@ -484,14 +642,18 @@ class _Search:
                 kind, taken, stand_ins = self.choice[(x, spare, pure, seqs, wild_spare)]
             x -= taken
             if kind == _CONVERT:
-                converted.append(index)
-                spare += 1
+                converted.extend(_indices(taken))
+                spare += _card_count(taken)
                 wild_spare |= self.wild[index]
                 continue
             if kind != _DEAD:
                 melds.append(_Meld(kind, _indices(taken), stand_ins))
             spare -= stand_ins
             if kind in (_PURE, _TUNNELA):
+                if (runs + tunnelas + 1 == DECLARE_PURE_21) if declare else pure == 1:
+                    settled, more, wild = self.settle(x)
+                    converted.extend(_indices(x - settled))
+                    x, spare, wild_spare = settled, spare + more, wild_spare | wild
                 pure, seqs = max(pure - 1, 0), max(seqs - 1, 0)
                 runs = min(runs + (kind == _PURE), 4)
                 tunnelas = min(tunnelas + (kind == _TUNNELA), 4)
@@ -505,11 +667,8 @@ class _Search:
 
 
 def _card_count(packed: int) -> int:
-    total = 0
-    while packed:
-        total += packed & 3
-        packed >>= 2
-    return total
+    """How many cards a packed count vector holds (each 2-bit count is its low bit + 2 x its high bit)."""
+    return (packed & _LOW_BITS).bit_count() + 2 * ((packed >> 1) & _LOW_BITS).bit_count()
 
 
 # --------------------------------------------------------------------------------------------
@@ -539,6 +698,7 @@ def clear_caches() -> None:
     _tables.cache_clear()
     _suit_pure.cache_clear()
     _suit_pure_count.cache_clear()
+    _packed_pure_count.cache_clear()
 
 
 def _same_groups(per_index: list[int], size: int) -> list[tuple[Card, ...]]:
@@ -588,23 +748,27 @@ def solve(variant: Variant, jokers: Jokers, hand: Iterable[Card], *, packs: int 
         pure_count += 1
 
     need_pure, need_seqs = (DECLARE_PURE_21, 0) if points21 else (1, 2)
+    lose_two = points21 and (pairs >= LOSE_TWO_DUBLEES or joker_count >= LOSE_TWO_JOKER_GROUP)
     search = _Search(tables, start, per_index)
     full = INF
     if pure_count >= need_pure:
-        # Only a full arrangement that beats the pure sequences' formula and the cap matters:
-        # the search leaves a branch as soon as it cannot, and none at all means none here.
+        # Only a full arrangement that beats the pure sequences' formula and the cap matters
+        # (and, when the hand loses 2 anyway, only one scoring 0 or 1): the search leaves a
+        # branch as soon as it cannot, and none at all means none here.
         limit = min(total - pure_best, variant.full_count) + 1
-        full = search.deadwood(start, 0, need_pure, need_seqs, 0, limit)
+        if lose_two:
+            limit = min(limit, LOSE_TWO_SCORE)
+        full = search.full(need_pure, need_seqs, limit)
         if full >= limit:
             full = INF
     normal = min(total - pure_best, full)
 
-    can_declare = full == 0 and (not points21 or search.declares(start, 0, 0, 0, 0))
+    can_declare = full == 0 and (not points21 or search.declare())
     if can_declare:
         return Solution(0, True, tuple(_declaration(variant, jokers, search, need_pure, need_seqs)))
 
     score = normal
-    if points21 and (pairs >= LOSE_TWO_DUBLEES or joker_count >= LOSE_TWO_JOKER_GROUP):
+    if lose_two:
         score = min(score, LOSE_TWO_SCORE)
     score = min(score, variant.full_count)
 
