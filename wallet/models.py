@@ -46,6 +46,7 @@ class JournalKind(models.TextChoices):
     TAX_RETURNED = "tax_returned", "Tax withheld, given back"
     REVERSAL = "reversal", "Reversal (correction)"
     ADJUSTMENT = "adjustment", "Manual posting"
+    OVERLAY = "overlay", "Guaranteed prize pool topped up by the house"
 
 
 class Account(models.Model):
