@@ -41,6 +41,7 @@ from django.utils import timezone
 from games import seating
 from games import services as tables
 from games.engine import table as table_engine
+
 # ``new_seed`` is looked up here at each round, so the simulator can seed it (tournaments.simulate).
 from games.engine.shuffle import new_seed as new_seed
 from games.engine.shuffle import seed_from_hex, seed_hex
