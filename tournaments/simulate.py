@@ -355,3 +355,9 @@ class Simulator:
 def simulate(count: int, seed: int, *, log: Callable[[str], None] = lambda line: None) -> Summary:
     """Play ``count`` whole tournaments from ``seed``."""
     return Simulator(seed, log=log).run(count)
+
+
+def run_for_command(count: int, seed: int, log: Callable[[str], None]) -> tuple[list[str], int]:
+    """``manage.py simulate --tournaments N`` (registered in ``games.simulate.runs``)."""
+    summary = simulate(count, seed, log=log)
+    return summary.lines(), len(summary.violations)

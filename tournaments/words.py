@@ -39,3 +39,7 @@ def status_words(status: str) -> str:
 
 def start_words(sit_and_go: bool) -> str:
     return "Starts when full" if sit_and_go else "Scheduled start"
+
+
+#: A tournament with no buy-in.
+FREE = "Free"
