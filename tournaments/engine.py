@@ -201,10 +201,11 @@ def seat(
     """R-TOUR-3: seat ``players`` at random at balanced tables.
 
     The order is the deal's shuffle (:func:`games.engine.shuffle.shuffled`) of the players
-    sorted by id, from ``seed``; each player in that order takes the emptiest table (the first
-    among equals) that still has room and seats nobody they must be kept apart from
-    (``apart``: fair play's linked accounts); if every table with room seats such a player, the
-    emptiest with room. So the seating is re-derived from the revealed seed and the pairs."""
+    sorted by id, from ``seed``; each player in that order (those with a pair in ``apart``,
+    fair play's linked accounts, first) takes the emptiest table (the first among equals) that
+    still has room and seats nobody they must be kept apart from; if every table with room seats
+    such a player, the emptiest with room. So the seating is re-derived from the revealed seed
+    and the pairs."""
     sizes = table_sizes(len(players), table_size)
     order = shuffled(sorted(players), seed)
     pairs = {pair for pair in apart if len(pair) == 2}
@@ -215,7 +216,9 @@ def seat(
         kept.setdefault(b, set()).add(a)
     tables: list[list[int]] = [[] for _ in sizes]
     anyway: list[frozenset[int]] = []
-    for player in order:
+    # Players with links first, while every table still has room for them.
+    linked = [p for p in order if p in kept]
+    for player in [*linked, *(p for p in order if p not in kept)]:
         with_room = sorted(
             (i for i in range(len(sizes)) if len(tables[i]) < sizes[i]), key=lambda i: (len(tables[i]), i)
         )

@@ -66,6 +66,8 @@ class Summary:
     tables: int = 0
     deals: int = 0
     checks: int = 0
+    refused: int = 0
+    """Moves the table refused (another got there first, or the time was up)."""
     seconds: float = 0.0
     money: dict[str, Counter[str]] = field(default_factory=lambda: {c: Counter() for c in Currency.values})
     violations: list[str] = field(default_factory=list)
@@ -82,7 +84,9 @@ class Summary:
                     f"{currency}: buy-ins {figures['buy_ins']}, rake {figures['rake']}, "
                     f"overlay {figures['overlay']}, prizes {figures['prizes']} (hundredths)"
                 )
-        out.append(f"checks: {self.checks}, violations: {len(self.violations)}")
+        out.append(
+            f"moves refused: {self.refused}; checks: {self.checks}, violations: {len(self.violations)}"
+        )
         out.extend(f"  {v}" for v in self.violations[:20])
         return out
 
@@ -112,10 +116,18 @@ class Simulator:
         self.seed = seed
         self.rng = random.Random(seed)
         self.clock = tables.now_ms()
+        #: The latest time any table has seen: a round's tables play at once in life, one after
+        #: another here, each on its own time from its opening; the next round opens at this.
+        self.latest = self.clock
         self.log = log
         self.summary = Summary(seed=seed)
         self.people: list[Any] = []
         self.users: dict[str, Any] = {}
+
+    def now_ms(self) -> int:
+        """When a new round's tables open: after everything played so far."""
+        self.latest = max(self.latest, self.clock)
+        return self.latest
 
     def tick(self, low: int = 300, high: int = 3_000) -> int:
         self.clock += self.rng.randint(low, high)
@@ -133,7 +145,7 @@ class Simulator:
             with connection.cursor() as cursor:
                 cursor.execute("SET synchronous_commit TO OFF")
         original_clock = services.now_ms
-        services.now_ms = lambda: self.clock
+        services.now_ms = self.now_ms
         try:
             with seeded(self.seed):
                 for index in range(count):
@@ -247,6 +259,8 @@ class Simulator:
         )
 
     def play_table(self, table: Table) -> None:
+        self.latest = max(self.latest, self.clock)
+        self.clock = engine.TableState.from_json(table.state).now_ms
         for _ in range(MAX_STEPS):
             table.refresh_from_db(fields=["state", "version", "status"])
             state = engine.TableState.from_json(table.state)
@@ -312,6 +326,7 @@ class Simulator:
         except GameError as error:
             if error.code not in ("not_your_turn", "time_up", "deal_over", "no_deal"):
                 raise
+            self.summary.refused += 1
 
     # --- the end -----------------------------------------------------------------------------------
 
