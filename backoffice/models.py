@@ -33,6 +33,9 @@ class AuditAction(models.TextChoices):
     REQUEST_REVERSAL = "request_reversal", "Asked for the reversal of a journal (first of two)"
     APPROVE_MOVE = "approve_move", "Approved a player's change of region"
     REFUSE_MOVE = "refuse_move", "Refused a player's change of region"
+    CREATE_TOURNAMENT = "create_tournament", "Created a tournament"
+    REQUEST_TOURNAMENT_END = "request_tournament_end", "Asked to cancel or void a tournament (first of two)"
+    END_TOURNAMENT = "end_tournament", "Cancelled or voided a tournament (second of two)"
 
 
 class AuditLog(models.Model):
