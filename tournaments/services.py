@@ -267,7 +267,10 @@ def register(tournament_id: int, user: Any) -> Registration:
         _publish(tournament, "registered", player=user.pk, players=count)
         full = tournament.sit_and_go and count >= tournament.max_players
     if full:
-        start(tournament_id)
+        try:
+            start(tournament_id)
+        except TournamentError as error:  # started meanwhile, or the sweep's next tick does it
+            log.info("tournament %s: not started at the last registration: %s", tournament_id, error.code)
     return registration
 
 
@@ -559,6 +562,8 @@ def on_table_written(written: tables.Written) -> None:
         table_over(written.table_id)
     except TournamentError as error:
         log.info("table %s: %s", written.table_id, error.code)
+    except Exception:  # the table's write is committed: the sweep records it instead
+        log.exception("table %s: its end could not be recorded now; the sweep will", written.table_id)
 
 
 def table_over(table_id: int) -> bool:
@@ -602,6 +607,10 @@ def table_over(table_id: int) -> bool:
             round_.ended_at = now()
             round_.save(update_fields=["ended_at"])
             _publish(tournament, "round_over", round=round_.number)
+            # Every table sends one player through at least (a player who leaves forfeits, and
+            # the last one left at a table goes through), so a round that is not the final
+            # leaves two players or more; a staff void of one table is refused (void the
+            # tournament instead), so no table ends without a result.
             if round_.final:
                 _finish(tournament)
             else:

@@ -232,3 +232,42 @@ def test_a_round_is_played_and_the_next_one_seated() -> None:
     ranks = dict(Registration.objects.filter(tournament=t).values_list("player_id", "rank"))
     finalists = set(rounds[1].tables.get().players)
     assert {ranks[p] for p in finalists} == {1, 2, 3}, "the final's three take the top three"
+
+
+def test_a_round_table_cannot_be_voided_alone() -> None:
+    """A staff void of one of a round's tables would leave it with no result: the back office
+    refuses it and names the tournament's void instead."""
+    from backoffice import actions
+    from games.errors import GameError
+
+    players = people(3)
+    t = make(max_players=3, min_players=3)
+    for player in players:
+        services.register(t.pk, player)
+    table_id = RoundTable.objects.get(round__tournament=t).table_id
+    with pytest.raises(GameError) as caught:
+        actions.request_void(table_id, "a fault", make_user("rita", staff=True, role="risk"))
+    assert caught.value.code == "tournament_table"
+
+
+def test_a_player_who_leaves_a_round_table_forfeits_and_is_ranked_below() -> None:
+    """A player who leaves is out of the table's game (R-DEALS-5) and so knocked out in that
+    round; the others play on."""
+    from games import services as tables
+
+    players = people(6)
+    t = make(max_players=6, min_players=6, table_size=3, qualify=1, prize_bps=[10_000])
+    for player in players:
+        services.register(t.pk, player)
+    first = RoundTable.objects.filter(round__tournament=t).order_by("id").first()
+    assert first is not None
+    assert first.table_id is not None
+    leaver = next(p for p in players if p.pk == first.players[0])
+    with playing(6) as simulator:
+        tables.leave(first.table_id, leaver, at=simulator.tick())
+        play_to_the_end(simulator, t)
+    entry = Registration.objects.get(tournament=t, player=leaver)
+    assert entry.knocked_out_round == 1
+    assert entry.rank is not None
+    assert entry.rank >= 3
+    assert reconcile() == []
