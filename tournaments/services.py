@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -729,9 +729,12 @@ def sweep(*, at: datetime | None = None) -> int:
     for tournament_id in list(due_open.values_list("id", flat=True)):
         moved += _try(open_registration, tournament_id)
     registering = Tournament.objects.filter(status=Status.REGISTERING)
-    for tournament_id, start_at, maximum in list(registering.values_list("id", "start_at", "max_players")):
-        full = _registered_count(tournament_id) >= maximum
-        if (start_at is not None and start_at <= at) or full:
+    rows = registering.values_list("id", "start_at", "min_players", "max_players", "bots_allowed")
+    for tournament_id, start_at, minimum, maximum, bots_allowed in list(rows):
+        due = start_at is not None and start_at <= at
+        if bots_allowed:
+            _bots_for(tournament_id, due=due, minimum=minimum, at=at)
+        if due or _registered_count(tournament_id) >= maximum:
             moved += _try(lambda tid: start(tid, at=at), tournament_id)
     missed = RoundTable.objects.filter(
         ended_at__isnull=True,
@@ -741,6 +744,29 @@ def sweep(*, at: datetime | None = None) -> int:
     for table_id in list(missed.values_list("table_id", flat=True)):
         moved += _try(table_over, table_id)
     return moved
+
+
+#: A person alone in a practice sit-and-go that allows bots waits this long for other people
+#: before bots take the places left (as a practice table fills with bots, games.bots).
+BOTS_AFTER = timedelta(seconds=30)
+
+
+def _bots_for(tournament_id: int, *, due: bool, minimum: int, at: datetime) -> None:
+    """Practice tournaments that allow bots: at a scheduled start, bots up to the minimum (so it
+    runs rather than is cancelled, when a person entered); a sit-and-go whose first person has
+    waited :data:`BOTS_AFTER`, bots in every place left (so it starts)."""
+    people = Registration.objects.filter(
+        tournament_id=tournament_id, status="registered", player__is_bot=False
+    )
+    first = people.order_by("registered_at").values_list("registered_at", flat=True).first()
+    if first is None:
+        return
+    count = _registered_count(tournament_id)
+    sit_and_go = Tournament.objects.filter(pk=tournament_id, start_at__isnull=True).exists()
+    if due and count < minimum:
+        _try(lambda tid: fill_with_bots(tid, minimum - count), tournament_id)
+    elif sit_and_go and first <= at - BOTS_AFTER:
+        _try(fill_with_bots, tournament_id)
 
 
 def _registered_count(tournament_id: int) -> int:

@@ -258,3 +258,43 @@ def test_a_round_seats_a_player_at_the_open_seats_limit_and_counts_the_seat(
     with pytest.raises(GameError) as caught:
         tables.play_now(others[0], practice)  # bob: at his tournament table, the limit of one
     assert caught.value.code == "too_many_tables"
+
+
+def test_a_practice_sit_and_go_fills_with_bots_after_its_first_player_waited(alice: Any) -> None:
+    """Bots take the places left in a practice sit-and-go that allows them once a person has
+    waited ``BOTS_AFTER``, as a practice table fills with bots; then it starts."""
+    t = make(currency="CHIPS", buy_in=0, bots_allowed=True, max_players=6, min_players=6, table_size=3)
+    services.register(t.pk, alice)
+    services.sweep()
+    assert Registration.objects.filter(tournament=t).count() == 1, "not before the wait"
+    services.sweep(at=timezone.now() + services.BOTS_AFTER + timedelta(seconds=1))
+    t.refresh_from_db()
+    assert t.status == "running"
+    assert Registration.objects.filter(tournament=t, player__is_bot=True).count() == 5
+
+
+def test_a_scheduled_practice_tournament_gets_bots_up_to_its_minimum_at_the_start(alice: Any) -> None:
+    start = timezone.now() + timedelta(minutes=5)
+    t = make(
+        currency="CHIPS",
+        buy_in=0,
+        bots_allowed=True,
+        max_players=12,
+        min_players=4,
+        table_size=3,
+        start_at=start,
+    )
+    services.register(t.pk, alice)
+    services.sweep(at=start + timedelta(seconds=1))
+    t.refresh_from_db()
+    assert t.status == "running"
+    assert Registration.objects.filter(tournament=t, status="registered").count() == 4
+
+
+def test_a_practice_tournament_with_nobody_gets_no_bots_and_is_cancelled() -> None:
+    start = timezone.now() + timedelta(minutes=5)
+    t = make(currency="CHIPS", buy_in=0, bots_allowed=True, min_players=4, start_at=start)
+    services.sweep(at=start + timedelta(seconds=1))
+    t.refresh_from_db()
+    assert t.status == "cancelled"
+    assert not Registration.objects.filter(tournament=t).exists()
