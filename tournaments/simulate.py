@@ -196,9 +196,13 @@ class Simulator:
     def money_players(self, count: int) -> list[Any]:
         user_model = get_user_model()
         while len(self.people) < count:
-            user = user_model(username=f"tsim{self.seed}-{len(self.people):03d}", region="IN-KA")
-            user.set_unusable_password()
-            user.save()
+            # A run again with the same seed takes the same accounts (their wallets topped up).
+            user, made = user_model.objects.get_or_create(
+                username=f"tsim{self.seed}-{len(self.people):03d}", defaults={"region": "IN-KA"}
+            )
+            if made:
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
             self.people.append(user)
         return self.rng.sample(self.people, count)
 
