@@ -20,10 +20,11 @@ The keys (each journal is posted at most once, whatever retries or two sweeps do
 
 Rounds are played at free deals-rummy tables opened through :func:`games.services.open_round_table`.
 When such a table's game is over, :func:`table_over` records who went through (connected to
-``games.services.after_commit`` by ``TournamentsConfig.ready``); when it was the round's last
-table, the next round is seated, or at the final the ranking and the prizes are settled, in
-the same transaction. :func:`sweep`, every tick of the game timers, opens registrations, starts
-or cancels what is due and catches up any table whose end was not recorded.
+``games.services.after_commit`` by ``TournamentsConfig.ready``), and the round's last table
+ends the round. :func:`sweep`, every tick of the game timers, opens registrations, starts or
+cancels what is due, records any table whose end the hook missed, and moves on each tournament
+whose round is over (:func:`advance`: the next round seated, or after the final the ranking and
+the prizes).
 """
 
 from __future__ import annotations
@@ -568,9 +569,9 @@ def on_table_written(written: tables.Written) -> None:
 
 def table_over(table_id: int) -> bool:
     """Record a round's table whose game is over (R-TOUR-3): who went through (most chips
-    first), and for the others the round they went out in and their chips (R-TOUR-4). When it
-    was the round's last table, seat the next round, or after the final settle the ranking and
-    the prizes. Nothing for a table that is not over or already recorded. True if recorded."""
+    first), and for the others the round they went out in and their chips (R-TOUR-4); the
+    round's last table ends the round (:func:`advance` then moves on). Nothing for a table
+    that is not over or already recorded. True if recorded."""
     round_id = (
         RoundTable.objects.filter(table_id=table_id).values_list("round__tournament_id", flat=True).first()
     )
@@ -607,14 +608,31 @@ def table_over(table_id: int) -> bool:
             round_.ended_at = now()
             round_.save(update_fields=["ended_at"])
             _publish(tournament, "round_over", round=round_.number)
-            # Every table sends one player through at least (a player who leaves forfeits, and
-            # the last one left at a table goes through), so a round that is not the final
-            # leaves two players or more; a staff void of one table is refused (void the
-            # tournament instead), so no table ends without a result.
-            if round_.final:
-                _finish(tournament)
-            else:
-                _seat_round(tournament, round_.number + 1)
+    return True
+
+
+def advance(tournament_id: int) -> bool:
+    """A running tournament whose round is over moves on (R-TOUR-3): after the final, the
+    ranking and the prizes; else the next round seated. The sweep's, within a second of the
+    round's last table (so the thread that wrote that table's last move never seats a round of
+    a hundred tables). Nothing while a round is in play. True if it moved."""
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        if tournament.status != Status.RUNNING:
+            return False
+        if Round.objects.filter(tournament=tournament, ended_at__isnull=True).exists():
+            return False
+        last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        if last is None:  # started with no round: cannot happen, start seats round 1 with it
+            return False
+        # Every table sends one player through at least (a player who leaves forfeits, and the
+        # last one left at a table goes through), so a round that is not the final leaves two
+        # players or more; a staff void of one table is refused (the tournament's is the void),
+        # so no table ends without a result.
+        if last.final:
+            _finish(tournament)
+        else:
+            _seat_round(tournament, last.number + 1)
     return True
 
 
@@ -743,6 +761,9 @@ def sweep(*, at: datetime | None = None) -> int:
     )
     for table_id in list(missed.values_list("table_id", flat=True)):
         moved += _try(table_over, table_id)
+    between = Tournament.objects.filter(status=Status.RUNNING).exclude(rounds__ended_at__isnull=True)
+    for tournament_id in list(between.values_list("id", flat=True)):
+        moved += _try(advance, tournament_id)
     return moved
 
 

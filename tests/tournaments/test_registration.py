@@ -214,11 +214,12 @@ def test_a_practice_tournament_fills_with_bots_and_starts() -> None:
     assert sorted(len(rt.players) for rt in RoundTable.objects.filter(round__tournament=t)) == [4, 4]
 
 
-def test_the_hook_after_a_tables_commit_records_it_and_seats_the_next_round(
+def test_the_hook_after_a_tables_commit_records_it_and_the_sweep_seats_the_next_round(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     """``games.services.after_commit`` (connected by TournamentsConfig.ready): a round's table
-    whose game is over is recorded as its write commits, and the round's last one seats the next."""
+    whose game is over is recorded as its write commits, and the round's last one ends the
+    round; the sweep's next tick seats the next round (never the thread of the last move)."""
     assert services.on_table_written in tables.after_commit
     t = make(currency="CHIPS", buy_in=0, bots_allowed=True, max_players=4, min_players=4, table_size=2)
     services.fill_with_bots(t.pk)
@@ -226,10 +227,13 @@ def test_the_hook_after_a_tables_commit_records_it_and_seats_the_next_round(
         for round_table in RoundTable.objects.filter(round__tournament=t):
             assert round_table.table is not None
             simulator.play_table(round_table.table)
-    assert [r.final for r in t.rounds.order_by("number")] == [False, True]
     assert (
         RoundTable.objects.filter(round__number=1, round__tournament=t, ended_at__isnull=False).count() == 2
     )
+    assert [(r.number, r.ended_at is not None) for r in t.rounds.order_by("number")] == [(1, True)]
+    assert services.sweep() == 1
+    assert [r.final for r in t.rounds.order_by("number")] == [False, True]
+    assert services.sweep() == 0, "the final is in play: nothing to move"
 
 
 def test_a_round_seats_a_player_at_the_open_seats_limit_and_counts_the_seat(
