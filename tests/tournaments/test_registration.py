@@ -302,3 +302,28 @@ def test_a_practice_tournament_with_nobody_gets_no_bots_and_is_cancelled() -> No
     t.refresh_from_db()
     assert t.status == "cancelled"
     assert not Registration.objects.filter(tournament=t).exists()
+
+
+def test_r_tour_3_a_round_table_plays_as_many_deals_as_it_seats_at_80_chips_a_deal(alice: Any) -> None:
+    """R-TOUR-3: a table of four plays four deals, everyone starting with 320 game chips, the
+    tournament's number going through; the table is full: nobody else sits down."""
+    from games.engine import table as engine
+
+    t = make(
+        currency="CHIPS", buy_in=0, bots_allowed=True, max_players=7, min_players=7, table_size=4, qualify=2
+    )
+    services.fill_with_bots(t.pk)
+    sizes = {}
+    for round_table in RoundTable.objects.filter(round__tournament=t):
+        assert round_table.table is not None
+        state = engine.TableState.from_json(round_table.table.state)
+        sizes[len(round_table.players)] = (
+            state.rules.deals,
+            {p.chips for p in state.players},
+            state.rules.qualify,
+        )
+        assert state.phase is engine.Phase.PLAYING
+        with pytest.raises(GameError) as caught:
+            tables.join(round_table.table_id, alice)
+        assert caught.value.code == "game_running"
+    assert sizes == {4: (4, {320}, 2), 3: (3, {240}, 2)}
