@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 
 from tournaments import engine, words
 from tournaments.models import Registration, Round, RoundTable, Tournament
@@ -83,7 +83,7 @@ def lobby(user: Any = None) -> list[dict[str, Any]]:
     live = (
         Tournament.objects.filter(status__in=["announced", "registering", "running"])
         .annotate(players=Count("registrations", filter=Q(registrations__status="registered")))
-        .order_by("start_at", "id")
+        .order_by(F("start_at").asc(nulls_last=True), "id")
     )
     ended = (
         Tournament.objects.filter(status__in=["finished", "cancelled", "voided"])
