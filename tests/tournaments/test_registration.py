@@ -97,6 +97,7 @@ def test_announced_opens_registration_when_due_by_the_sweep() -> None:
     opens = timezone.now() + timedelta(minutes=10)
     t = later(registration_opens_at=opens)
     assert t.status == "announced"
+    refused("registration_closed", services.register, t.pk, make_user("early"))
     assert services.sweep() == 0
     assert services.sweep(at=opens + timedelta(seconds=1)) == 1
     t.refresh_from_db()
