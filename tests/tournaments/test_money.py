@@ -271,3 +271,51 @@ def test_a_player_who_leaves_a_round_table_forfeits_and_is_ranked_below() -> Non
     assert entry.rank is not None
     assert entry.rank >= 3
     assert reconcile() == []
+
+
+def test_r_tour_4_an_absent_player_is_dropped_every_turn_and_stays_in_until_knocked_out() -> None:
+    """R-TOUR-4: a player who never moves misses their moves and is dropped by the table
+    (R-TURN-6), is never taken out of the game for it, and is ranked with the others by chips
+    (and may win: a deal the others all drop is theirs)."""
+    from games.engine import deal as deals
+    from games.engine import table as engine
+    from games.models import Table
+    from tournaments.simulate import Simulator
+
+    players = people(3)
+    absent = players[0]
+
+    class AbsentOne(Simulator):
+        def deal_step(self, table: Table, state: engine.TableState) -> None:
+            deal = state.deal
+            assert deal is not None
+            if deal.phase is deals.Phase.PLAY and deal.seats[deal.turn].player == str(absent.pk):
+                self.expire(table, state)
+                return
+            super().deal_step(table, state)
+
+    t = make(max_players=3, min_players=3, prize_bps=[10_000])
+    for player in players:
+        services.register(t.pk, player)
+    table = RoundTable.objects.get(round__tournament=t).table
+    assert table is not None
+    with playing(8):
+        simulator = AbsentOne(8)
+        services.now_ms = simulator.now_ms
+        simulator.play_table(table)
+        services.sweep()
+    table.refresh_from_db()
+    state = engine.TableState.from_json(table.state)
+    assert state.player(str(absent.pk)).status is engine.Status.IN, "still in the game at its end"
+    assert table.events.filter(type="missed_move", data__player=str(absent.pk)).exists()
+    t.refresh_from_db()
+    assert t.status == "finished"
+    entry = Registration.objects.get(tournament=t, player=absent)
+    assert entry.knocked_out_round == 1, "in to the end of the final, the round they finished in"
+    assert entry.chips == state.player(str(absent.pk)).chips
+    by_rank = [r.player_id for r in Registration.objects.filter(tournament=t).order_by("rank")]
+    winner = int(state.qualified[0])
+    order = [p.pk for p in players]  # their registration order
+    chips = {int(p.name): p.chips for p in state.players}
+    rest = sorted((p for p in order if p != winner), key=lambda p: (-chips[p], order.index(p)))
+    assert by_rank == [winner, *rest], "an absent player is ranked by chips like anyone"
