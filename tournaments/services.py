@@ -398,7 +398,8 @@ def start(tournament_id: int, *, at: datetime | None = None) -> Tournament:
 def _end_with_refunds(tournament: Tournament, step: Step, cause: str, reason: str) -> None:
     """Cancel or void: every buy-in back (R-TOUR-2, R-TOUR-6), no rake and no prize; the pool closed."""
     _go(tournament, step)
-    _refund_all(tournament, reason)
+    # The statement's words follow the ledger's reason: a void's reads "voided by the staff".
+    _refund_all(tournament, f"voided by staff (R-TOUR-6): {reason}" if step is Step.VOID else reason)
     tournament.ended_at = now()
     tournament.end_reason = reason
     tournament.save(update_fields=["status", "ended_at", "end_reason"])

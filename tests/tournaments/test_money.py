@@ -129,6 +129,7 @@ def test_r_tour_6_void_needs_a_second_staff_member_and_gives_every_buy_in_back()
     assert t.status == "voided"
     assert t.end_reason == "a server fault spoiled the deals"
     assert [wallet(p) for p in players] == [1_000_00] * 6
+    assert statement(players[0].pk)[-1].words == "Fees back: the game was voided by the staff"
     assert (t.rake, t.pool) == (0, 0)
     assert not Journal.objects.filter(kind__in=[JournalKind.RAKE, JournalKind.PRIZE]).exists()
     assert not RoundTable.objects.filter(round__tournament=t, ended_at__isnull=True).exists()
