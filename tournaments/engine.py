@@ -107,13 +107,14 @@ class Verdict(StrEnum):
     CANCEL = "cancel"
 
 
-def can_run(*, registered: int, minimum: int, maximum: int, start_due: bool) -> Verdict:
-    """R-TOUR-1, R-TOUR-2: a registering tournament runs when its start is due (its time has
-    come; a sit-and-go's start is due when its maximum has registered) with at least its
-    minimum, is cancelled when the start is due short of it, and waits otherwise."""
-    if registered >= maximum or start_due:
-        return Verdict.RUN if registered >= minimum else Verdict.CANCEL
-    return Verdict.WAIT
+def can_run(*, registered: int, minimum: int, maximum: int, sit_and_go: bool, time_come: bool) -> Verdict:
+    """R-TOUR-1, R-TOUR-2: a registering tournament's start is due when its time has come, or
+    for a sit-and-go when its maximum has registered; then it runs with at least its minimum, or
+    is cancelled short of it. Before its start it waits (a scheduled one that fills early too)."""
+    due = registered >= maximum if sit_and_go else time_come
+    if not due:
+        return Verdict.WAIT
+    return Verdict.RUN if registered >= minimum else Verdict.CANCEL
 
 
 # --- settings ---------------------------------------------------------------------------------

@@ -378,7 +378,8 @@ def start(tournament_id: int, *, at: datetime | None = None) -> Tournament:
             registered=count,
             minimum=tournament.min_players,
             maximum=tournament.max_players,
-            start_due=tournament.start_at is not None and tournament.start_at <= at,
+            sit_and_go=tournament.sit_and_go,
+            time_come=tournament.start_at is not None and tournament.start_at <= at,
         )
         if verdict is engine.Verdict.WAIT:
             raise TournamentError("not_due", "the tournament's start has not come yet")
@@ -753,7 +754,7 @@ def sweep(*, at: datetime | None = None) -> int:
         due = start_at is not None and start_at <= at
         if bots_allowed:
             _bots_for(tournament_id, due=due, minimum=minimum, at=at)
-        if due or _registered_count(tournament_id) >= maximum:
+        if due or (start_at is None and _registered_count(tournament_id) >= maximum):
             moved += _try(lambda tid: start(tid, at=at), tournament_id)
     missed = RoundTable.objects.filter(
         ended_at__isnull=True,

@@ -61,11 +61,20 @@ def test_an_ended_tournament_goes_nowhere() -> None:
 
 def test_r_tour_2_can_run_waits_runs_or_cancels() -> None:
     """R-TOUR-2: before the start it waits; at the start it runs with the minimum, else it is
-    cancelled; a sit-and-go's start is its maximum registering (R-TOUR-1)."""
-    assert engine.can_run(registered=5, minimum=4, maximum=9, start_due=False) is Verdict.WAIT
-    assert engine.can_run(registered=4, minimum=4, maximum=9, start_due=True) is Verdict.RUN
-    assert engine.can_run(registered=3, minimum=4, maximum=9, start_due=True) is Verdict.CANCEL
-    assert engine.can_run(registered=9, minimum=4, maximum=9, start_due=False) is Verdict.RUN
+    cancelled; a sit-and-go's start is its maximum registering, a scheduled one's its time, even
+    when it filled early (R-TOUR-1)."""
+
+    def verdict(registered: int, *, sit_and_go: bool = False, time_come: bool = False) -> Verdict:
+        return engine.can_run(
+            registered=registered, minimum=4, maximum=9, sit_and_go=sit_and_go, time_come=time_come
+        )
+
+    assert verdict(5) is Verdict.WAIT
+    assert verdict(9) is Verdict.WAIT, "a scheduled tournament full early waits for its time"
+    assert verdict(4, time_come=True) is Verdict.RUN
+    assert verdict(3, time_come=True) is Verdict.CANCEL
+    assert verdict(9, sit_and_go=True) is Verdict.RUN
+    assert verdict(8, sit_and_go=True) is Verdict.WAIT
 
 
 def test_r_tour_1_settings_are_checked_once() -> None:

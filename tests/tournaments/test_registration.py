@@ -156,6 +156,9 @@ def test_a_player_registers_once_and_a_full_tournament_takes_no_more(alice: Any)
     services.register(t.pk, bob)
     services.register(t.pk, carol)
     refused("tournament_full", services.register, t.pk, dave)
+    services.sweep()
+    t.refresh_from_db()
+    assert t.status == "registering", "a scheduled tournament full early waits for its time"
 
 
 def test_protection_region_not_allowed_refuses_a_money_buy_in(alice: Any, settings: Any) -> None:
