@@ -19,6 +19,7 @@ from games.errors import GameError
 from games.models import Table
 from protection import kyc
 from protection.models import Verification
+from tournaments.models import RoundTable
 from wallet import cashier, ledger
 from wallet.errors import Code, WalletError
 from wallet.models import Currency, Journal, JournalKind, Withdrawal
@@ -296,6 +297,10 @@ def request_void(table_id: int, reason: str, by_user: Any) -> VoidRequest:
         if table.status != "playing":
             raise GameError(
                 "not_playing", "Only a game that has started can be voided; cancel a waiting table instead."
+            )
+        if RoundTable.objects.filter(table_id=table.pk).exists():
+            raise GameError(
+                "tournament_table", "This table plays a tournament's round: void the tournament instead."
             )
         request = VoidRequest.ask(by_user, reason, table=table)
         record(by_user, AuditAction.REQUEST_VOID, f"table:{table.pk}", reason, request=request.pk)

@@ -41,6 +41,9 @@ class AuditAction(models.TextChoices):
     CLOSE_ACCOUNT = "close_account", "Closed a player's account (fair play)"
     PROPOSE_REFUND = "propose_refund", "Proposed a refund of a case's victims (first of two)"
     CONFIRM_REFUND = "confirm_refund", "Refunded a case's victims (second of two)"
+    CREATE_TOURNAMENT = "create_tournament", "Created a tournament"
+    REQUEST_TOURNAMENT_END = "request_tournament_end", "Asked to cancel or void a tournament (first of two)"
+    END_TOURNAMENT = "end_tournament", "Cancelled or voided a tournament (second of two)"
 
 
 class AuditLog(models.Model):

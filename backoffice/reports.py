@@ -620,6 +620,7 @@ TAKINGS = (
     RAKE,
     Column("refunds", "Refunds", MONEY),
     Column("settlements", "Points settlements", MONEY),
+    Column("overlay", "Overlay paid by the house", MONEY),
 )
 
 
@@ -654,8 +655,9 @@ takings_report = Declared(
     notes=(
         "Fees are what players paid into pools; prizes and splits what the pools paid out "
         "after rake; refunds give fees back (a cancelled or voided game); points settlements "
-        "are what winners' seats received before rake. A correction counts against the day "
-        "of the correction.",
+        "are what winners' seats received before rake; the overlay is what the house added "
+        "to a tournament's prize pool to reach its guarantee (its buy-ins count as entry fees, "
+        "its variant is the tournament). A correction counts against the day of the correction.",
     ),
 )
 

@@ -38,6 +38,13 @@ _LEDGER = [
     "wallet.view_entry",
 ]
 _CASH = ["wallet.view_deposit", "wallet.view_withdrawal"]
+_TOURNAMENTS = [
+    "tournaments.view_tournament",
+    "tournaments.view_registration",
+    "tournaments.view_round",
+    "tournaments.view_roundtable",
+    "tournaments.view_staffrequest",
+]
 
 #: Group name -> permissions ("app.codename"); "*" is every permission there is.
 ROLES: dict[str, list[str]] = {
@@ -66,6 +73,7 @@ ROLES: dict[str, list[str]] = {
         "fairplay.view_case",
         "fairplay.act_on_case",
         "fairplay.confirm_refund",
+        *_TOURNAMENTS,
     ],
     "admin": ["*"],
 }

@@ -1,6 +1,18 @@
 from django.urls import path
 
-from backoffice import audit, cases, live, players, protection, reversals, totp, views, voids, withdrawals
+from backoffice import (
+    audit,
+    cases,
+    live,
+    players,
+    protection,
+    reversals,
+    totp,
+    tournaments,
+    views,
+    voids,
+    withdrawals,
+)
 
 app_name = "backoffice"
 
@@ -36,4 +48,10 @@ urlpatterns = [
     path("voids/", voids.voids, name="voids"),
     path("voids/request/", voids.request_void, name="request_void"),
     path("voids/<int:request_id>/confirm/", voids.confirm_void, name="confirm_void"),
+    path("tournaments/", tournaments.tournaments, name="tournaments"),
+    path("tournaments/create/", tournaments.create, name="create_tournament"),
+    path("tournaments/<int:tournament_id>/ask/", tournaments.ask, name="ask_tournament_end"),
+    path(
+        "tournaments/requests/<int:request_id>/confirm/", tournaments.confirm, name="confirm_tournament_end"
+    ),
 ]

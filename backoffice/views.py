@@ -18,6 +18,7 @@ from backoffice.reversals import REVERSE, waiting_for
 from fairplay.models import Case
 from games.words import word
 from protection.models import KycStatus, Verification
+from tournaments.models import StaffRequest
 from wallet.models import Withdrawal
 
 #: The reports' pages (the staff API's reports name the same permission).
@@ -38,6 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "backoffice/home.html",
         {
             "voids_pending": VoidRequest.objects.filter(confirmed_at__isnull=True).count(),
+            "tournament_requests_pending": StaffRequest.objects.filter(confirmed_at__isnull=True).count(),
             "identity_pending": Verification.objects.filter(status=KycStatus.PENDING).count(),
             "payouts_unsent": Withdrawal.objects.filter(
                 status=Withdrawal.Status.PAID, provider_ref=""

@@ -14,6 +14,7 @@ Players are named in the engine by their user id as a string.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -580,6 +581,38 @@ def open_table(template: TableTemplate, *, at: int | None = None, private: bool 
         except IntegrityError:
             continue
     raise GameError("try_again", "could not open a table just now: try again")
+
+
+def open_round_table(
+    template: TableTemplate, players: Sequence[Any], *, qualify: int, at: int | None = None
+) -> Table:
+    """A tournament round's table (R-TOUR-3): a free deals-rummy table of ``template`` for
+    exactly ``players`` (users), of as many deals as players, from which ``qualify`` go
+    through; all of them seated at once, so the game starts in this same transaction.
+
+    The tournament chose the players: nobody else may join (the table is full), the open-seats
+    limit does not refuse them (they registered for the tournament, which seats them), and no
+    money moves at the table (the tournament took the buy-ins)."""
+    at = now_ms() if at is None else at
+    variant = variant_named(template.variant)
+    if not variant.is_deals or template.entry_fee:
+        raise GameError("bad_template", "a tournament's tables are free deals-rummy tables")
+    count = len(players)
+    rules = dataclasses.replace(rules_of(template), seats=count, deals=count, qualify=qualify, entry_fee=0)
+    try:
+        state = engine.open_table(variant, rules, at)
+    except ValueError as error:
+        raise GameError("bad_round_table", str(error)) from None
+    with transaction.atomic():
+        table = Table.objects.create(template=template, state=state.to_json())
+        for user in players:
+            name = name_of(user)
+
+            def before(table: Table, state: engine.TableState, name: str = name) -> None:
+                Seat.objects.create(table=table, user_id=int(name), position=len(state.players))
+
+            _run(table.pk, lambda state, name=name: engine.Join(name, at), at=at, before=before)
+    return Table.objects.select_related("template").get(pk=table.pk)
 
 
 def open_private(user: Any, template: TableTemplate, *, at: int | None = None) -> Table:

@@ -57,6 +57,10 @@ from wallet.reconcile import reconcile
 POOL_VARIANTS = (Variant.POOL101, Variant.POOL201, Variant.POOL61)
 POINTS_VARIANTS = (Variant.POINTS13, Variant.POINTS21)
 VARIANTS = (Variant.POINTS13, *POOL_VARIANTS, Variant.DEALS, Variant.POINTS21)
+#: Whole runs of the apps above the games, by name (``manage.py simulate --<name> N``): each
+#: takes a count, a seed and a log, and answers its summary's lines and its violations. The
+#: tournaments register theirs from their ``AppConfig.ready``.
+runs: dict[str, Callable[[int, int, Callable[[str], None]], tuple[list[str], int]]] = {}
 #: The simulated clock starts here (ms since the epoch): 1 Jan 2030, UTC.
 START_MS = 1_893_456_000_000
 #: Entry fees (paise): below ₹2,000 (rejoins, manual splits) and above it (automatic splits).

@@ -23,6 +23,7 @@ The automatic split (R-POOL-7) is checked by the engine itself at the end of eve
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -159,10 +160,23 @@ def drive_bots(*, think_seconds: float = BOT_THINK_SECONDS) -> int:
     return actions
 
 
+#: Jobs of the apps above the games that run in every tick, after the tables' own, by name
+#: (the tournaments' sweep). Registered explicitly from those apps' ``AppConfig.ready``; each
+#: returns how much it did. One that fails is logged and does not stop the others.
+each_tick: dict[str, Callable[[], int]] = {}
+
+
 def tick() -> dict[str, int]:
     """One round of the timers, every second (the embedded scheduler's, and Celery beat's
-    ``games.tasks.tick``): the sweep, then the bots."""
-    return {"expired": sweep(), "bot_actions": drive_bots(), "refilled": refill()}
+    ``games.tasks.tick``): the sweep, then the bots, then the jobs in :data:`each_tick`."""
+    done = {"expired": sweep(), "bot_actions": drive_bots(), "refilled": refill()}
+    for name, job in list(each_tick.items()):
+        try:
+            done[name] = job()
+        except Exception:
+            log.exception("the timers' job %s failed", name)
+            done[name] = 0
+    return done
 
 
 def refill() -> int:

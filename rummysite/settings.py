@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "wallet",
     "games",
     "fairplay",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -47,6 +47,7 @@ class JournalKind(models.TextChoices):
     REVERSAL = "reversal", "Reversal (correction)"
     ADJUSTMENT = "adjustment", "Manual posting"
     FAIRPLAY_REFUND = "fairplay_refund", "Fair-play refund (correction)"
+    OVERLAY = "overlay", "Guaranteed prize pool topped up by the house"
 
 
 class Account(models.Model):

@@ -36,6 +36,7 @@ REFUND_WORDS = {
     "left": "Entry fee back: you left before the game started",
     "cancelled": "Entry fee back: the game was cancelled before it started",
     "voided": "Fees back: the game was voided by the staff",
+    "unregistered": "Buy-in back: you unregistered from the tournament",
 }
 
 
@@ -43,9 +44,12 @@ def refund_cause(key: str, reason: str) -> str:
     """Why a refund journal gave money back: "left" (``refund_entry``, key ``leave:``: the player
     left a game before it started), "voided" (``refund_pool`` with a reason starting "voided":
     the staff voided a running game), else "cancelled" (``refund_pool`` of a game that never
-    started)."""
+    started), "unregistered" (key ``unregister:``: a tournament's buy-in given back before its
+    start)."""
     if key.startswith("leave:"):
         return "left"
+    if key.startswith("unregister:"):
+        return "unregistered"
     if reason.startswith("voided"):
         return "voided"
     return "cancelled"
@@ -186,6 +190,8 @@ TAKINGS: dict[str, tuple[set[str], str]] = {
     "splits": ({JournalKind.SPLIT}, AccountKind.USER),
     "refunds": ({JournalKind.REFUND}, AccountKind.USER),
     "settlements": ({JournalKind.DEAL_SETTLEMENT}, AccountKind.SEAT),
+    # What the house added to a tournament's pool to reach its guarantee (R-TOUR-5).
+    "overlay": ({JournalKind.OVERLAY}, AccountKind.POOL),
 }
 
 

@@ -1176,7 +1176,7 @@ def _void(state: TableState, command: Void, out: _Out) -> TableState:
     out.events.append(Event("voided", {"reason": "voided by staff", "why": command.why}))
     if state.has_prize_pool and state.prize_pool:
         out.money.append(RefundAll(voided=True))
-    else:
+    elif state.is_points:  # a free table (a tournament's) holds nothing to give back
         out.money.extend(ReleaseSeat(p.name) for p in state.seated)
     players = tuple(replace(p, status=Status.LEFT) for p in state.players)
     return replace(
@@ -1197,7 +1197,7 @@ def _cancel(state: TableState, data: dict[str, Any], out: _Out) -> TableState:
     out.events.append(Event("cancelled", data))
     if state.has_prize_pool and state.prize_pool:
         out.money.append(RefundAll())
-    else:
+    elif state.is_points:
         out.money.extend(ReleaseSeat(p.name) for p in state.seated)
     players = tuple(replace(p, status=Status.LEFT) for p in state.players)
     return replace(state, phase=Phase.CANCELLED, countdown=False, ready=False, prize_pool=0, players=players)

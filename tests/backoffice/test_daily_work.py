@@ -311,6 +311,7 @@ def test_takings_report_counts_fees_payouts_rake_refunds_and_settlements_by_vari
         "rake": EXPECTED["rake_total"],
         "refunds": 0,
         "settlements": 300,
+        "overlay": 0,  # no tournament that day: the house added nothing to a prize pool
     }
     by_template = {row["template"]: row for row in report.breakdowns[1].rows}
     assert by_template["61 pool"]["entry_fees"] == 20000

@@ -259,7 +259,7 @@ def test_drive_bots_moves_only_tables_quiet_for_the_think_time(people):
 def test_the_embedded_tick_expires_deadlines_and_moves_bots(people, clock):
     table = seat([people["alice"], people["bob"]], seats=2)
     clock.to(deadline_ms(table.pk))
-    assert timers.tick() == {"expired": 1, "bot_actions": 0, "refilled": 0}
+    assert timers.tick() == {"expired": 1, "bot_actions": 0, "refilled": 0, "tournaments": 0}
 
 
 def test_the_embedded_scheduler_ticks_every_interval_and_wakes_for_a_deadline(monkeypatch):

@@ -1,5 +1,7 @@
 """python manage.py simulate --games N [--variant ...] [--seed S]: whole games end to end, with
-the ledger's invariants checked as they go; exit 1 on any violation (games/simulate.py)."""
+the ledger's invariants checked as they go; exit 1 on any violation (games/simulate.py).
+``--tournaments N``: whole tournaments, run by the app that registered them in
+``games.simulate.runs`` (the tournaments, from their ``AppConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.simulate import CHEATS, VARIANTS, simulate
+from games.simulate import CHEATS, VARIANTS, runs, simulate
 
 
 class Command(BaseCommand):
@@ -19,7 +21,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--games", type=int, required=True, help="games of each variant")
+        parser.add_argument("--games", type=int, default=None, help="games of each variant")
+        for name in sorted(runs):
+            parser.add_argument(f"--{name}", type=int, default=None, help=f"whole {name}, played to the end")
         parser.add_argument("--variant", choices=[*VARIANTS, "all"], default="all")
         parser.add_argument("--seed", type=int, default=None, help="default: a random seed, printed")
         parser.add_argument("--verbose-log", action="store_true", help="print each violation as it comes")
@@ -28,15 +32,28 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = options["games"]
-        if games < 1:
-            raise CommandError("--games must be 1 or more")
+        wanted: dict[str, int] = {name: int(options[name]) for name in runs if options.get(name) is not None}
+        if games is None and not wanted:
+            raise CommandError(
+                f"say how many: --games N{''.join(f' or --{name} N' for name in sorted(runs))}"
+            )
+        if any(count < 1 for count in [*wanted.values(), *([games] if games is not None else [])]):
+            raise CommandError("each count must be 1 or more")
         seed = options["seed"] if options["seed"] is not None else random.SystemRandom().randrange(10**6)
         log = self.stderr.write if options["verbose_log"] else (lambda line: None)
         cheats = {cheat.flag: options[cheat.flag.lstrip("-").replace("-", "_")] for cheat in CHEATS}
         if any(count < 0 for count in cheats.values()):
             raise CommandError("a cheat's count is 0 or more")
-        summary = simulate(games, options["variant"], seed, log=log, cheats=cheats)
-        for line in summary.lines():
-            self.stdout.write(line)
-        if summary.violations:
-            raise CommandError(f"{len(summary.violations)} invariant(s) violated")
+        violations = 0
+        if games is not None:
+            summary = simulate(games, options["variant"], seed, log=log, cheats=cheats)
+            for line in summary.lines():
+                self.stdout.write(line)
+            violations += len(summary.violations)
+        for name, count in wanted.items():
+            lines, broken = runs[name](count, seed, log)
+            for line in lines:
+                self.stdout.write(line)
+            violations += broken
+        if violations:
+            raise CommandError(f"{violations} invariant(s) violated")

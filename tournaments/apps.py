@@ -1,0 +1,21 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        """Connect, explicitly: a round's table whose game is over is recorded after its write
+        commits (``games.services.after_commit``), and the tournaments' sweep runs in every tick
+        of the game timers, Celery beat's or the embedded scheduler's (``games.timers.each_tick``);
+        and ``manage.py simulate --tournaments N`` plays whole tournaments (``games.simulate.runs``)."""
+        from games import services as tables
+        from games import simulate, timers
+        from tournaments import services
+        from tournaments import simulate as tournaments_simulate
+
+        if services.on_table_written not in tables.after_commit:
+            tables.after_commit.append(services.on_table_written)
+        timers.each_tick["tournaments"] = services.sweep
+        simulate.runs["tournaments"] = tournaments_simulate.run_for_command
