@@ -1,0 +1,76 @@
+"""A detector's finding and the few plain statistics the detectors share."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Finding:
+    """What a detector found about ``subjects`` (user ids): its score (the figure as times its
+    baseline), the figures with their baselines and counts, and the finished deals it rests on."""
+
+    kind: str
+    subjects: tuple[int, ...]
+    score: float
+    figures: dict[str, Any]
+    deals: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """Stable for the kind and its players: a rerun updates the same case."""
+        return f"{self.kind}:{'-'.join(str(s) for s in self.subjects)}"
+
+
+def ratio(observed: float, expected: float) -> float:
+    """``observed`` as times ``expected`` (infinite over a zero expectation with something seen)."""
+    if expected <= 0:
+        return math.inf if observed > 0 else 0.0
+    return observed / expected
+
+
+def z_above(observed: float, expected: float, variance: float) -> float:
+    """How many standard deviations ``observed`` lies above ``expected``."""
+    if variance <= 0:
+        return math.inf if observed > expected else 0.0
+    return (observed - expected) / math.sqrt(variance)
+
+
+def bernoulli_z(successes: int, chances: Sequence[float]) -> tuple[float, float]:
+    """The expected count of independent chances with these probabilities, and how many
+    standard deviations ``successes`` lies above it."""
+    expected = sum(chances)
+    variance = sum(p * (1 - p) for p in chances)
+    return expected, z_above(successes, expected, variance)
+
+
+def poisson_tail(observed: int, expected: float) -> float:
+    """P(X >= observed) for X Poisson with mean ``expected``: how likely luck alone gives this many."""
+    if observed <= 0:
+        return 1.0
+    if expected <= 0:
+        return 0.0
+    # 1 - P(X <= observed - 1), summed in log space so large counts neither overflow nor vanish.
+    term = -expected
+    below = math.exp(term)
+    for k in range(1, observed):
+        term += math.log(expected) - math.log(k)
+        below += math.exp(term)
+    return max(0.0, 1.0 - below)
+
+
+def spread(values: Iterable[float]) -> tuple[float, float, float]:
+    """Median, mean and coefficient of variation (standard deviation over mean)."""
+    data = list(values)
+    mean = statistics.fmean(data)
+    cv = statistics.pstdev(data) / mean if mean > 0 else 0.0
+    return statistics.median(data), mean, cv
+
+
+def rounded(value: float, places: int = 3) -> float | None:
+    """A figure for the evidence (JSON has no infinity)."""
+    return None if math.isinf(value) or math.isnan(value) else round(value, places)
