@@ -78,31 +78,30 @@ def co_seating(log: TableLog, t: Thresholds) -> list[Finding]:
 
 
 def soft_play(log: TableLog, t: Thresholds) -> list[Finding]:
-    """Drops with only the partner left in the deal, against the population's drop rate on such
-    turns. Only a turn after the player's first counts: a first drop is common and cheap (a
-    hopeless hand), so at a table of two it tells soft play from an honest fold no better than
-    chance; later in the deal an honest player rarely throws away the cards they drew for."""
-    turns: dict[tuple[int, int], list[tuple[bool, tuple[int, int]]]] = defaultdict(list)
-    first_turns: dict[tuple[int, int], list[bool]] = defaultdict(list)
-    seen = dropped = 0
+    """How often a player plays on (draws instead of dropping) on their turns with only the
+    partner left in the deal, against how often players play on in that spot: a first turn and a
+    later one apart, as a first drop is cheap and common (a hopeless hand) and a later one rare.
+    The score is the plays-on expected over those seen (at least half a play, so none seen is
+    not infinitely many times fewer)."""
+    turns: dict[tuple[int, int], list[tuple[bool, bool, tuple[int, int]]]] = defaultdict(list)
+    dropped = {True: 0, False: 0}
+    seen = {True: 0, False: 0}
     for deal in log.deals:
         for h in deal.heads_up:
-            if h.first_turn:
-                first_turns[(h.player, h.other)].append(h.dropped)
-                continue
-            turns[(h.player, h.other)].append((h.dropped, deal.key))
-            seen += 1
-            dropped += h.dropped
-    rate = dropped / seen if seen else 0.0
+            turns[(h.player, h.other)].append((h.first_turn, h.dropped, deal.key))
+            seen[h.first_turn] += 1
+            dropped[h.first_turn] += h.dropped
+    play_on = {first: 1 - dropped[first] / seen[first] if seen[first] else 1.0 for first in (True, False)}
     findings = []
     for (player, other), rows in turns.items():
         if len(rows) < t.soft_play_min_turns:
             continue
-        drops = sum(1 for d, _ in rows if d)
-        expected, z = bernoulli_z(drops, [rate] * len(rows))
-        times = ratio(drops, expected)
-        if times >= t.soft_play_min_ratio and z >= t.min_z:
-            firsts = first_turns.get((player, other), [])
+        played = sum(1 for _, d, _ in rows if not d)
+        chances = [play_on[first] for first, _, _ in rows]
+        expected = sum(chances)
+        z = z_above(expected, played, sum(p * (1 - p) for p in chances))
+        times = ratio(expected, max(played, 0.5))
+        if times >= t.soft_play_min_ratio and z >= t.soft_play_min_z:
             findings.append(
                 Finding(
                     "soft_play",
@@ -111,16 +110,18 @@ def soft_play(log: TableLog, t: Thresholds) -> list[Finding]:
                     {
                         "player": player,
                         "partner": other,
-                        "later_turns_alone_with_partner": len(rows),
-                        "drops": drops,
-                        "expected_drops": rounded(expected),
-                        "times_expected": rounded(times, 1),
+                        "turns_alone_with_partner": len(rows),
+                        "first_turns": sum(1 for first, _, _ in rows if first),
+                        "played_on": played,
+                        "expected_to_play_on": rounded(expected),
+                        "times_fewer_than_usual": rounded(times, 1),
                         "z": rounded(z, 1),
-                        "baseline_drop_rate": rounded(rate),
-                        "first_turns_alone_with_partner": len(firsts),
-                        "first_drops": sum(firsts),
+                        "baseline_play_on_rate": {
+                            "first_turn": rounded(play_on[True]),
+                            "later_turn": rounded(play_on[False]),
+                        },
                     },
-                    sorted({key for d, key in rows if d}),
+                    sorted({key for _, d, key in rows if d}),
                 )
             )
     return _strongest(findings)
@@ -128,9 +129,11 @@ def soft_play(log: TableLog, t: Thresholds) -> list[Finding]:
 
 def chip_dumping(log: TableLog, t: Thresholds) -> list[Finding]:
     """On points tables (13-card and 21-card), the points a pair's settlements moved between the
-    two, net, per deal they were both dealt into; against the population's usual size of that
-    net (the median over pairs with enough deals together), and its own deal-to-deal spread."""
+    two, net, per deal they were both dealt into; against the population's usual flow between
+    two players of a deal (the mean size of it over every pair of every points deal), and the
+    pair's own deal-to-deal spread (so a lucky run of a few big wins is not enough)."""
     flows: dict[Pair, list[tuple[int, tuple[int, int], int]]] = defaultdict(list)
+    total = count = 0
     for deal in log.deals:
         if not deal.is_points:
             continue
@@ -138,15 +141,12 @@ def chip_dumping(log: TableLog, t: Thresholds) -> list[Finding]:
         for payer, payee, points in deal.transfers:
             paid[(payer, payee)] += points
         for a, b in combinations(sorted(deal.players), 2):
-            flows[(a, b)].append((paid[(a, b)] - paid[(b, a)], deal.key, deal.table))
-    usual = [
-        abs(statistics.fmean(f for f, _, _ in rows))
-        for rows in flows.values()
-        if len(rows) >= t.chip_dump_min_deals
-    ]
-    if not usual:
+            flow = paid[(a, b)] - paid[(b, a)]
+            flows[(a, b)].append((flow, deal.key, deal.table))
+            total, count = total + abs(flow), count + 1
+    if not total:
         return []
-    baseline = statistics.median(usual)
+    baseline = total / count
     findings = []
     for (a, b), rows in flows.items():
         n = len(rows)

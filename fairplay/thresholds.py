@@ -22,12 +22,14 @@ class Thresholds:
     co_seating_min_tables: int = 8
     co_seating_min_ratio: float = 8.0
     co_seating_max_chance: float = 1e-7
-    # Soft play: the player's turns with only the partner left in the deal.
-    soft_play_min_turns: int = 5
-    soft_play_min_ratio: float = 2.5
+    # Soft play: the player's turns with only the partner left in the deal; the figure is how
+    # many times fewer of them the player played on than players usually do.
+    soft_play_min_turns: int = 8
+    soft_play_min_ratio: float = 3.0
+    soft_play_min_z: float = 4.0
     # Chip dumping: points deals both were dealt into.
     chip_dump_min_deals: int = 20
-    chip_dump_min_ratio: float = 4.0
+    chip_dump_min_ratio: float = 1.5
     # Discard feeding: the partner's draws right after the player's discard.
     feed_min_chances: int = 12
     feed_min_ratio: float = 2.0

@@ -71,7 +71,7 @@ class Planted:
         if len(people) < 2 or self.rng.random() >= TOGETHER.get(currency, 0.0):
             return people
         pairs = [p for kind, ps in self.pairs.items() if kind != "chip_dump" or variant in POINTS for p in ps]
-        if variant in POINTS and self.pairs.get("chip_dump") and self.rng.random() < 0.5:
+        if variant in POINTS and self.pairs.get("chip_dump") and self.rng.random() < 0.7:
             pairs = self.pairs["chip_dump"]  # dumping needs points tables: its pairs seek them out
         if not pairs:
             return people
