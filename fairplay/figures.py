@@ -48,6 +48,19 @@ def bernoulli_z(successes: int, chances: Sequence[float]) -> tuple[float, float]
     return expected, z_above(successes, expected, variance)
 
 
+def at_most_chance(count: int, chances: Sequence[float]) -> float:
+    """P(X <= count) for X the number of successes of independent chances with these
+    probabilities (exact: the Poisson binomial distribution, built one chance at a time)."""
+    below = [1.0]  # below[j]: the probability of exactly j successes so far
+    for p in chances:
+        grown = [0.0] * (len(below) + 1)
+        for j, q in enumerate(below):
+            grown[j] += q * (1 - p)
+            grown[j + 1] += q * p
+        below = grown[: count + 2]
+    return min(1.0, sum(below[: count + 1]))
+
+
 def poisson_tail(observed: int, expected: float) -> float:
     """P(X >= observed) for X Poisson with mean ``expected``: how likely luck alone gives this many."""
     if observed <= 0:

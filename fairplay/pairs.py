@@ -10,7 +10,7 @@ import statistics
 from collections import defaultdict
 from itertools import combinations
 
-from fairplay.figures import Finding, bernoulli_z, poisson_tail, ratio, rounded, z_above
+from fairplay.figures import Finding, at_most_chance, bernoulli_z, poisson_tail, ratio, rounded, z_above
 from fairplay.tablelog import DealRecord, TableLog
 from fairplay.thresholds import Thresholds
 
@@ -82,7 +82,8 @@ def soft_play(log: TableLog, t: Thresholds) -> list[Finding]:
     partner left in the deal, against how often players play on in that spot: a first turn and a
     later one apart, as a first drop is cheap and common (a hopeless hand) and a later one rare.
     The score is the plays-on expected over those seen (at least half a play, so none seen is
-    not infinitely many times fewer)."""
+    not infinitely many times fewer); the chance is the exact probability of so few plays-on by
+    luck alone, each turn at its usual rate."""
     turns: dict[tuple[int, int], list[tuple[bool, bool, tuple[int, int]]]] = defaultdict(list)
     dropped = {True: 0, False: 0}
     seen = {True: 0, False: 0}
@@ -99,9 +100,9 @@ def soft_play(log: TableLog, t: Thresholds) -> list[Finding]:
         played = sum(1 for _, d, _ in rows if not d)
         chances = [play_on[first] for first, _, _ in rows]
         expected = sum(chances)
-        z = z_above(expected, played, sum(p * (1 - p) for p in chances))
+        luck = at_most_chance(played, chances)
         times = ratio(expected, max(played, 0.5))
-        if times >= t.soft_play_min_ratio and z >= t.soft_play_min_z:
+        if times >= t.soft_play_min_ratio and luck <= t.soft_play_max_chance:
             findings.append(
                 Finding(
                     "soft_play",
@@ -115,7 +116,7 @@ def soft_play(log: TableLog, t: Thresholds) -> list[Finding]:
                         "played_on": played,
                         "expected_to_play_on": rounded(expected),
                         "times_fewer_than_usual": rounded(times, 1),
-                        "z": rounded(z, 1),
+                        "chance_by_luck": luck,
                         "baseline_play_on_rate": {
                             "first_turn": rounded(play_on[True]),
                             "later_turn": rounded(play_on[False]),

@@ -26,7 +26,7 @@ class Thresholds:
     # many times fewer of them the player played on than players usually do.
     soft_play_min_turns: int = 8
     soft_play_min_ratio: float = 3.0
-    soft_play_min_z: float = 4.0
+    soft_play_max_chance: float = 1e-6
     # Chip dumping: points deals both were dealt into.
     chip_dump_min_deals: int = 20
     chip_dump_min_ratio: float = 1.5

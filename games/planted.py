@@ -72,7 +72,10 @@ class Planted:
             return people
         pairs = [p for kind, ps in self.pairs.items() if kind != "chip_dump" or variant in POINTS for p in ps]
         if variant in POINTS and self.pairs.get("chip_dump") and self.rng.random() < 0.7:
-            pairs = self.pairs["chip_dump"]  # dumping needs points tables: its pairs seek them out
+            # Dumping needs a points table, best with no one else: its pairs open one for two
+            # (others may still sit down between deals).
+            a, b = self.rng.choice(self.pairs["chip_dump"])
+            return [a, b]
         if not pairs:
             return people
         a, b = self.rng.choice(pairs)
@@ -106,6 +109,8 @@ class Planted:
         return None
 
     def _feed(self, deal: deals.DealState, name: str, partner: str, role: int) -> dict[str, Any] | None:
+        if role == 1 and deal.drawn is not None and deal.drawn_from == "open":
+            return _discard_after_taking(deal, name)
         if role == 1 and deal.drawn is None:  # the taker: the partner's card, from the open pile
             fed = self.fed.pop(deal.commitment, None)
             top = deal.open_pile[-1] if deal.open_pile else None
@@ -132,6 +137,17 @@ class Planted:
         if _use_to(card, taker.hand) == 0:
             return None
         self.fed[deal.commitment] = card.code
+        return {"type": "discard", "card": card.code}
+
+
+def _discard_after_taking(deal: deals.DealState, name: str) -> dict[str, Any] | None:
+    """The honest bot's discard; when the card taken is its only loose card (the honest bot never
+    takes such a card, so it has no discard for it), the highest other card instead."""
+    try:
+        return bots.choose(deal, name)
+    except ValueError:
+        hand = deal.seats[deal.turn].hand
+        card = max((c for c in hand if c != deal.drawn), key=lambda c: (c.rank, c.suit))
         return {"type": "discard", "card": card.code}
 
 
