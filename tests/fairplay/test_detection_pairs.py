@@ -58,6 +58,7 @@ def test_it_flags_soft_play_and_not_the_honest_drops():
         "the crowd drops one such turn in eight"
     )
     assert findings[0].score == pytest.approx(figures["expected_to_play_on"] / 0.5, abs=0.01)
+    assert figures["chance_by_luck"] < 1e-8, "ten later turns, none played on"
     assert len(findings[0].deals) == 10
 
 
@@ -136,3 +137,14 @@ def test_it_flags_wins_against_one_opponent():
 
 def test_it_does_not_flag_wins_that_chance_explains():
     assert pairs.win_rate(crowd_log(13, tables=1200, pair_tables=40), T) == []
+
+
+def test_the_chance_of_so_few_successes_is_exact():
+    from fairplay.figures import at_most_chance, poisson_tail
+
+    assert at_most_chance(0, [0.5, 0.5, 0.5]) == pytest.approx(1 / 8)
+    assert at_most_chance(1, [0.5, 0.5, 0.5]) == pytest.approx(4 / 8)
+    assert at_most_chance(0, [0.3] * 30 + [0.9] * 3) == pytest.approx(0.7**30 * 0.1**3)
+    assert at_most_chance(3, [0.2, 0.4]) == 1.0
+    assert poisson_tail(1, 2.0) == pytest.approx(1 - 2.718281828**-2)
+    assert poisson_tail(0, 2.0) == 1.0
