@@ -76,12 +76,17 @@ def poisson_tail(observed: int, expected: float) -> float:
     return max(0.0, 1.0 - below)
 
 
-def spread(values: Iterable[float]) -> tuple[float, float, float]:
-    """Median, mean and coefficient of variation (standard deviation over mean)."""
+def spread(values: Iterable[float]) -> tuple[float, float, float, float]:
+    """Median, mean, coefficient of variation (standard deviation over mean), and its robust
+    form: 1.4826 times the median absolute deviation, over the median (the same figure for
+    normally spread data, but a few odd values, a pause to answer the door, barely move it)."""
     data = list(values)
     mean = statistics.fmean(data)
+    median = statistics.median(data)
     cv = statistics.pstdev(data) / mean if mean > 0 else 0.0
-    return statistics.median(data), mean, cv
+    mad = statistics.median(abs(v - median) for v in data)
+    robust = 1.4826 * mad / median if median > 0 else 0.0
+    return median, mean, cv, robust
 
 
 def rounded(value: float, places: int = 3) -> float | None:

@@ -4,7 +4,9 @@ person plays, and accounts whose timing is the same machine's.
 A player's timed actions are their draws and drops, timed from the start of their turn, and
 their discards, timed from their draw. People vary: a quick draw, a long think before a hard
 discard. A script's delays vary far less (a low coefficient of variation) or are shorter than a
-person's reading of the table."""
+person's reading of the table. The coefficient is taken in its robust form (the median absolute
+deviation over the median, scaled to match the plain one for normally spread times), so a
+script's rare odd delay does not hide it."""
 
 from __future__ import annotations
 
@@ -42,8 +44,8 @@ def bot_timing(log: TableLog, t: Thresholds) -> tuple[list[Finding], list[Findin
     sessions = {
         player: longest_session_hours(log.acted_at_ms[player], t.bot_session_gap_minutes) for player in shapes
     }
-    usual_median = statistics.median(m for m, _, _ in shapes.values())
-    usual_cv = statistics.median(cv for _, _, cv in shapes.values())
+    usual_median = statistics.median(shape[0] for shape in shapes.values())
+    usual_cv = statistics.median(shape[3] for shape in shapes.values())
     usual_session = statistics.median(sessions.values())
     baselines = {
         "median_ms": rounded(usual_median, 0),
@@ -52,11 +54,11 @@ def bot_timing(log: TableLog, t: Thresholds) -> tuple[list[Finding], list[Findin
     }
     findings = []
     regular = []
-    for player, (median, mean, cv) in shapes.items():
+    for player, (median, mean, cv, robust) in shapes.items():
         why = {}
-        if cv <= t.bot_max_cv:
-            why["too_regular"] = ratio(usual_cv, cv)
-            regular.append((median, cv, player))
+        if robust <= t.bot_max_cv:
+            why["too_regular"] = ratio(usual_cv, robust)
+            regular.append((median, robust, player))
         if median <= t.bot_fast_median_ms:
             why["too_fast"] = ratio(usual_median, median)
         if sessions[player] >= t.bot_max_session_hours:
@@ -72,7 +74,8 @@ def bot_timing(log: TableLog, t: Thresholds) -> tuple[list[Finding], list[Findin
                     "timed_actions": len(log.response_ms[player]),
                     "median_ms": rounded(median, 0),
                     "mean_ms": rounded(mean, 0),
-                    "cv": rounded(cv),
+                    "cv": rounded(robust),
+                    "plain_cv": rounded(cv),
                     "longest_session_hours": rounded(sessions[player], 2),
                     "reasons": {name: rounded(times, 1) for name, times in why.items()},
                     "baseline": baselines,

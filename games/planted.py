@@ -7,9 +7,10 @@ cheater does on their turn (``action``; None plays the honest bot's move) and wh
 (``moment``; None for the honest think time). The cheats:
 
 - soft play: with only the partner left in the deal, drop at once;
-- chip dumping (points tables): with only the partner left, never drop and never try: draw from
-  the closed pile and throw the card back, while the partner plays on (never dropping) until they
-  declare and collect the full count;
+- chip dumping (points tables): the pair opens a points table for two; with only the partner
+  left in the deal, one never drops and never tries (draws from the closed pile and throws the
+  card back) while the other plays on, never dropping, until they declare and collect the full
+  count;
 - discard feeding: discard the card the partner (next to play) can use most, and the partner
   takes it from the open pile;
 - regular bot: every move 0.9 s after its turn, give or take 40 ms (a person varies far more).

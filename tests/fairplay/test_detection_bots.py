@@ -90,3 +90,17 @@ def test_a_session_ends_at_a_long_pause():
     moments = [0, 10 * minute, 19 * minute, 60 * minute, 61 * minute]
     assert longest_session_hours(moments, gap_minutes=20) == 19 / 60
     assert longest_session_hours([], gap_minutes=20) == 0
+
+
+def test_a_few_odd_delays_do_not_hide_a_script():
+    """The spread is taken robustly: a script that now and then waits longer (a leave asked
+    for between its moves) is still far too regular."""
+    log = TableLog()
+    people(log, 11)
+    rng = random.Random(12)
+    times = [900 + rng.randint(-40, 40) for _ in range(76)] + [1245, 1333, 1773, 2400]
+    timed(log, 1, times)
+    found, _ = bot_timing(log, T)
+    assert [f.subjects for f in found] == [(1,)]
+    assert found[0].figures["plain_cv"] > T.bot_max_cv, "the plain figure alone would miss it"
+    assert found[0].figures["cv"] < 0.1
