@@ -35,6 +35,10 @@ REGULAR_MS = 900
 REGULAR_JITTER_MS = 40
 
 
+class TooManyCheaters(ValueError):
+    """More cheaters asked for than half the simulated players: they could not hide in the crowd."""
+
+
 @dataclass
 class Planted:
     pairs: dict[str, list[tuple[Any, Any]]]
@@ -50,7 +54,7 @@ class Planted:
         """Pick the cheaters from ``players``: ``counts`` pairs of each kind and of regular bots."""
         wanted = 2 * sum(counts.get(kind, 0) for kind in KINDS) + counts.get("regular_bot", 0)
         if wanted > len(players) // 2:
-            raise ValueError(f"{wanted} cheaters need at least {2 * wanted} players")
+            raise TooManyCheaters(f"{wanted} cheaters need at least {2 * wanted} players")
         chosen = rng.sample(players, wanted)
         pairs: dict[str, list[tuple[Any, Any]]] = {}
         for kind in KINDS:

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from fairplay import proof
 from games.management.commands.simulate import CHEATS
+from games.planted import TooManyCheaters
 from games.simulate import VARIANTS
 
 
@@ -40,7 +41,7 @@ class Command(BaseCommand):
                 players=options["players"],
                 cheats=cheats,
             )
-        except ValueError as error:
+        except TooManyCheaters as error:
             raise CommandError(str(error)) from None
         for line in result.summary.lines():
             self.stdout.write(line)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.planted import TooManyCheaters
 from games.simulate import VARIANTS, simulate
 
 #: The planted cheats (games/planted.py), each a flag: how many pairs, or bots.
@@ -50,7 +51,7 @@ class Command(BaseCommand):
             summary = simulate(
                 games, options["variant"], seed, log=log, players=options["players"], cheats=cheats
             )
-        except ValueError as error:
+        except TooManyCheaters as error:
             raise CommandError(str(error)) from None
         for line in summary.lines():
             self.stdout.write(line)
