@@ -148,3 +148,13 @@ def test_the_chance_of_so_few_successes_is_exact():
     assert at_most_chance(3, [0.2, 0.4]) == 1.0
     assert poisson_tail(1, 2.0) == pytest.approx(1 - 2.718281828**-2)
     assert poisson_tail(0, 2.0) == 1.0
+
+
+def test_the_thresholds_come_from_one_place_and_a_typo_is_refused(settings):
+    settings.FAIRPLAY_THRESHOLDS = {"feed_min_chances": 50}
+    assert thresholds().feed_min_chances == 50
+    assert thresholds(feed_min_chances=7).feed_min_chances == 7, "a caller's override wins"
+    assert thresholds().min_z == 5.0, "the others keep their defaults"
+    settings.FAIRPLAY_THRESHOLDS = {"feed_min_chance": 50}
+    with pytest.raises(ValueError, match="feed_min_chance"):
+        thresholds()
