@@ -65,3 +65,30 @@ def test_a_run_without_cheats_lists_none_and_plays_as_before():
     assert summary.planted == []
     assert not any(line.startswith("planted") for line in summary.lines())
     assert "planted cheats' moves" not in summary.events
+
+
+@pytest.mark.django_db
+def test_the_proof_command_prints_the_planted_cheat_table():
+    out = io.StringIO()
+    call_command(
+        "fairplay_proof",
+        *(
+            "--games",
+            "2",
+            "--variant",
+            "points13",
+            "--seed",
+            "3",
+            "--players",
+            "12",
+            "--cheat-soft-play",
+            "1",
+        ),
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert "kind | case | planted | found | flagged, not planted (honest only) | precision | recall" in text
+    assert re.search(r"^soft_play \| soft_play \| 1 \| [01] \| 0 \(0\) \|", text, re.MULTILINE)
+    assert "chip_dump | chip_dumping | 0 | 0 | 0 (0) | - | -" in text
+    assert "findings naming only honest players: 0" in text
+    assert "s per 10,000 deals" in text
