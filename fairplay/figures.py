@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+#: The longest key a case holds (``Case.key``).
+KEY_LENGTH = 160
 
 
 @dataclass
@@ -22,8 +26,12 @@ class Finding:
 
     @property
     def key(self) -> str:
-        """Stable for the kind and its players: a rerun updates the same case."""
-        return f"{self.kind}:{'-'.join(str(s) for s in self.subjects)}"
+        """Stable for the kind and its players: a rerun updates the same case. A group too many
+        to spell out in a case's key (160 characters) is named by a digest of its ids."""
+        key = f"{self.kind}:{'-'.join(str(s) for s in self.subjects)}"
+        if len(key) <= KEY_LENGTH:
+            return key
+        return f"{self.kind}:{hashlib.sha256(key.encode()).hexdigest()}"
 
 
 def ratio(observed: float, expected: float) -> float:

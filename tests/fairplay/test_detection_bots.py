@@ -104,3 +104,15 @@ def test_a_few_odd_delays_do_not_hide_a_script():
     assert [f.subjects for f in found] == [(1,)]
     assert found[0].figures["plain_cv"] > T.bot_max_cv, "the plain figure alone would miss it"
     assert found[0].figures["cv"] < 0.1
+
+
+def test_a_group_too_big_to_spell_out_keeps_a_stable_key_a_case_can_hold():
+    from fairplay.figures import KEY_LENGTH, Finding
+    from fairplay.models import Case
+
+    small = Finding("bot_pattern", (3, 17, 42), 9.0, {})
+    assert small.key == "bot_pattern:3-17-42"
+    big = Finding("bot_pattern", tuple(range(100_000, 100_040)), 9.0, {})
+    assert len(big.key) <= KEY_LENGTH == Case._meta.get_field("key").max_length
+    assert big.key == Finding("bot_pattern", tuple(range(100_000, 100_040)), 1.0, {}).key
+    assert big.key != Finding("bot_pattern", tuple(range(100_001, 100_041)), 9.0, {}).key
