@@ -46,6 +46,14 @@ STATUS_ORDER = ["open", "warned", "frozen", "closed"]
 #: The evidence's figures, in words (a detector's ``evidence["figures"][i]["name"]``); a
 #: figure not named here is shown as its code in plain words.
 FIGURES = {
+    "tables_together": "Tables played together",
+    "played_on_alone_with_partner": "Turns played on when alone with the partner",
+    "points_passed_per_deal": "Points passed to the partner a deal",
+    "discards_taken_from_partner": "Discards taken from the partner",
+    "wins_against_opponent": "Deals won against this opponent",
+    "move_time_spread": "Spread of move times (robust)",
+    "median_move_ms": "Median time to move (ms)",
+    "longest_session_hours": "Longest session (hours)",
     "win_rate": "Share of deals won against this opponent",
     "co_seating": "Deals seated together",
     "drops": "Share of deals dropped when these players sat together",

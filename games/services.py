@@ -228,7 +228,7 @@ def _run(
         events = [event for step in progresses for event in step.events]
         if _seating(final) != _seating(state):  # the hot path (a move) leaves the seats alone
             _sync_seats(table, final)
-        published, insert_events = _append(table, events)
+        published, insert_events = _append(table, events, at)
         table.state = final.to_json()
         table.status = _status(final)
         deadline = final.deadline_ms
@@ -412,12 +412,14 @@ _SAVE_TABLE = Update(Table, ["state", "status", "version", "deadline", "deadline
 _INSERT_EVENTS = Insert(TableEvent, ["table", "version", "type", "data", "visibility", "user", "created_at"])
 
 
-def _append(table: Table, events: Iterable[Event]) -> tuple[list[Published], list[Statement]]:
+def _append(table: Table, events: Iterable[Event], at: int) -> tuple[list[Published], list[Statement]]:
     """Number the events from the table's version on; the insert that logs them (none for
-    no events), for the caller to send."""
+    no events), for the caller to send. Each is logged at the game's time of its write, ``at``
+    (the server's clock in live play, the simulator's own clock in a simulation), so the log's
+    times are the times the players acted (fair play reads them for the bots' timing)."""
     rows = []
     published = []
-    created_at = timezone.now()
+    created_at = datetime.fromtimestamp(at / 1000, tz=UTC)
     for event in events:
         table.version += 1
         to = None if event.to is None else int(event.to)

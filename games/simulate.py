@@ -41,7 +41,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Sum
 
-from games import bots, services
+from games import bots, planted, services
 from games.engine import deal as deals
 from games.engine import table as engine
 from games.engine.variants import CHIPS_PER_DEAL, DEALS_CHOICES, variant_named
@@ -99,6 +99,7 @@ class Summary:
     checks: int = 0
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    planted: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
 
     @property
     def pool_games(self) -> int:
@@ -130,6 +131,7 @@ class Summary:
         verdict = "all held" if not self.violations else f"{len(self.violations)} VIOLATED"
         out.append(f"invariants: {self.checks} checks, {verdict}")
         out.extend(f"  violation: {v}" for v in self.violations[:50])
+        out.extend(f"planted {kind}: users {', '.join(map(str, ids))}" for kind, ids in self.planted)
         if timing:
             seconds = max(self.seconds, 1e-9)
             games = sum(self.games.values())
@@ -163,8 +165,18 @@ def seeded(seed: int) -> Iterator[None]:
 
 
 class Simulator:
-    def __init__(self, seed: int, *, log: Callable[[str], None] = lambda line: None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        *,
+        log: Callable[[str], None] = lambda line: None,
+        players: int = 24,
+        cheats: dict[str, int] | None = None,
+    ) -> None:
         self.seed = seed
+        self.player_count = players
+        self.cheats = {kind: n for kind, n in (cheats or {}).items() if n}
+        self.planted: planted.Planted | None = None
         self.rng = random.Random(seed)
         self.clock = START_MS
         self.log = log
@@ -240,6 +252,18 @@ class Simulator:
         self.extras.append(user)
         return user
 
+    def seated(self, people: list[Any], variant: str, currency: str) -> list[Any]:
+        """The players of a new table: a planted pair of cheaters may take two of the seats."""
+        return people if self.planted is None else self.planted.seat(people, variant, currency)
+
+    def moment(self, name: str) -> int:
+        """When ``name`` acts: a planted regular bot at its fixed pace, anyone else after a think."""
+        at = None if self.planted is None else self.planted.moment(name, self.clock)
+        if at is None:
+            return self.tick()
+        self.clock = at
+        return at
+
     def user(self, name: str) -> Any:
         return next(p for p in (*self.players, *self.extras) if str(p.pk) == name)
 
@@ -275,7 +299,10 @@ class Simulator:
             with connection.cursor() as cursor:
                 cursor.execute("SET synchronous_commit TO OFF")
         with seeded(self.seed):
-            self.make_players(24)
+            self.make_players(self.player_count)
+            if self.cheats:  # its own random source: the honest players' draws stay as they were
+                self.planted = planted.Planted.among(self.players, self.cheats, random.Random(self.seed + 1))
+                self.summary.planted = self.planted.listing()
             number = 0
             for index in range(games):
                 for variant in variants:
@@ -308,7 +335,7 @@ class Simulator:
         high = (index // 2) % 2 == 1
         seats = self.rng.randint(2, 6)
         tmpl = self.template(variant, currency, high, seats, deals)
-        people = self.rng.sample(self.players, seats + 1)
+        people = self.seated(self.rng.sample(self.players, seats + 1), variant, currency)
         for person in people:
             self.fund(person, currency, tmpl.entry_fee * 4)
         table = services.play_now(people[0], tmpl, at=self.tick())
@@ -387,7 +414,7 @@ class Simulator:
         seats = self.rng.randint(2, 6)
         tmpl = self.template(variant, currency, high, seats)
         hold = variant_named(variant).seat_hold_points * tmpl.point_value
-        people = self.rng.sample(self.players, seats)
+        people = self.seated(self.rng.sample(self.players, seats), variant, currency)
         for index, person in enumerate(people):
             if currency == Currency.INR and self.chance("thin_wallet"):
                 # A newcomer who brings just enough to sit: a top-up may be more than they have.
@@ -588,6 +615,11 @@ class Simulator:
         name = deal.seats[deal.turn].player
         user = self.user(name)
         seat = deal.seats[deal.turn]
+        cheat = None if self.planted is None else self.planted.action(deal, name)
+        if cheat is not None:
+            self.play(table, user, cheat, self.moment(name))
+            self.summary.events["planted cheats' moves"] += 1
+            return
         if self.chance("missed_move"):
             self.summary.events["missed moves"] += 1
             self.expire(table, state)
@@ -599,7 +631,7 @@ class Simulator:
             services.leave_after_deal(table.pk, user, True, at=self.tick(100, 1_000))
             self.summary.events["leave after the deal"] += 1
             return
-        at = self.tick()
+        at = self.moment(name)
         if deal.drawn is None:
             first = not seat.has_drawn and seat.turns == 0
             if self.chance("first_drop" if first else "middle_drop"):
@@ -621,6 +653,10 @@ class Simulator:
         if action is None:
             self.expire(table, state)
             return
+        self.play(table, user, action, at)
+
+    def play(self, table: Table, user: Any, action: dict[str, Any], at: int) -> None:
+        """A bot's move; a finish is followed by its declaration."""
         groups = action.pop("then", None)
         services.act(table.pk, user, action, at=at)
         if groups is not None:
@@ -655,12 +691,16 @@ def simulate(
     seed: int,
     *,
     log: Callable[[str], None] = lambda line: None,
+    players: int = 24,
+    planted: Mapping[str, int] | None = None,
     cheats: Mapping[str, int] | None = None,
 ) -> Summary:
-    """Play ``games`` games of ``variant`` (or of each variant for ``all``) from ``seed``, then
-    each cheat asked for in ``cheats`` (its flag: how many times)."""
+    """Play ``games`` games of ``variant`` (or of each variant for ``all``) from ``seed``, among
+    ``players`` simulated players; ``planted`` plants that many pairs (or bots) of each kind of
+    :mod:`games.planted` among them. Then each cheat the apps above registered (:data:`CHEATS`)
+    that ``cheats`` asks for (its flag: how many times)."""
     variants = VARIANTS if variant == "all" else (variant,)
-    simulator = Simulator(seed, log=log)
+    simulator = Simulator(seed, log=log, players=players, cheats=dict(planted or {}))
     summary = simulator.run(games, variants)
     for cheat in CHEATS:
         count = (cheats or {}).get(cheat.flag, 0)

@@ -19,7 +19,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from fairplay.schedule import start_with_daphne as start_purging  # noqa: E402
+from fairplay.schedule import start_with_daphne as start_fair_play  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
@@ -44,4 +44,4 @@ application = ProtocolTypeRouter(
 
 start_with_daphne()
 start_reconciling()
-start_purging()
+start_fair_play()

@@ -251,6 +251,12 @@ LIVE_CHECK_SECONDS = 2.0
 catches up a connection that missed a message (games.missed); 0 turns the check off."""
 PAYOUT_SWEEP_SECONDS = 60.0
 """How often the payouts still to send are swept (wallet.payouts): from beat, or inside daphne."""
+FAIRPLAY_SCAN_EVERY_SECONDS = float(env_int("FAIRPLAY_SCAN_EVERY_SECONDS", 6 * 3600, minimum=60))
+"""How often fair play's detectors scan the tables' log (fairplay.tasks.scan): beat, or inside daphne."""
+FAIRPLAY_SCAN_WINDOW_DAYS = env_int("FAIRPLAY_SCAN_WINDOW_DAYS", 7, minimum=1)
+"""How far back each scan reads: a pair's figures need many deals together to mean anything."""
+FAIRPLAY_THRESHOLDS: dict[str, float] = {}
+"""Overrides of the detectors' thresholds by name (fairplay/thresholds.py holds the defaults)."""
 CELERY_BEAT_SCHEDULE = {
     # One message a second for the deadlines and the bots alike (games.timers.tick). A tick still
     # queued when the next is sent is dropped, not run late: after a busy spell the worker runs
@@ -263,6 +269,7 @@ CELERY_BEAT_SCHEDULE = {
     "prune-action-receipts": {"task": "games.tasks.prune_receipts", "schedule": 3600.0},
     "purge-fairplay-signals": {"task": "fairplay.tasks.purge_signals", "schedule": 86_400.0},
     "reconcile-ledger": {"task": "wallet.tasks.reconcile_ledger", "schedule": 3600.0},
+    "fairplay-scan": {"task": "fairplay.tasks.scan", "schedule": FAIRPLAY_SCAN_EVERY_SECONDS},
     "send-payouts": {
         "task": "wallet.tasks.send_payouts",
         "schedule": PAYOUT_SWEEP_SECONDS,

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from fairplay import retention, signals, tasks
+from fairplay import retention, schedule, signals, tasks
 from fairplay.models import Link, Signal
 from tests.fairplay.support import DEVICE
 
@@ -46,7 +46,6 @@ def test_the_embedded_schedule_purges_at_start_up_then_every_interval(alice, mon
     """Inside daphne (embedded mode): a purge at start-up, then one a day."""
     import asyncio
 
-    from fairplay import schedule
 
     naps: list[float] = []
     old = timezone.now() - timedelta(days=200)
@@ -67,7 +66,7 @@ def test_the_embedded_schedule_purges_at_start_up_then_every_interval(alice, mon
     signals.record("login", alice.pk, at=old)
     monkeypatch.setattr(schedule.asyncio, "sleep", nap)
     with pytest.raises(asyncio.CancelledError):
-        asyncio.run(schedule._every(86_400.0))
+        asyncio.run(schedule._every(86_400.0, retention.purge, "purge-signals", first_at_once=True))
     assert naps == [86_400.0, 86_400.0]
     assert not Signal.objects.filter(kind="login").exists(), "both runs purged"
     assert Signal.objects.filter(kind="identity", user=alice).exists(), "a fresh signal stays"

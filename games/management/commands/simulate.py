@@ -1,7 +1,8 @@
 """python manage.py simulate --games N [--variant ...] [--seed S]: whole games end to end, with
 the ledger's invariants checked as they go; exit 1 on any violation (games/simulate.py).
 ``--tournaments N``: whole tournaments, run by the app that registered them in
-``games.simulate.runs`` (the tournaments, from their ``AppConfig.ready``)."""
+``games.simulate.runs`` (the tournaments, from their ``AppConfig.ready``). ``--players N`` and
+``--cheat-...`` plant colluding pairs and scripted bots among the honest players (docs/FAIRPLAY.md)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.planted import FLAGS as PLANTED
+from games.planted import TooManyCheaters
 from games.simulate import CHEATS, VARIANTS, runs, simulate
 
 
@@ -27,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("--variant", choices=[*VARIANTS, "all"], default="all")
         parser.add_argument("--seed", type=int, default=None, help="default: a random seed, printed")
         parser.add_argument("--verbose-log", action="store_true", help="print each violation as it comes")
+        parser.add_argument("--players", type=int, default=24, help="simulated players (default 24)")
+        for kind, words in PLANTED.items():
+            parser.add_argument(
+                f"--cheat-{kind.replace('_', '-')}", type=int, default=0, metavar="N", help=words
+            )
         for cheat in CHEATS:  # the apps above add theirs (fair play: --cheat-shared-device N)
             parser.add_argument(cheat.flag, type=int, default=0, metavar="N", help=cheat.help)
 
@@ -41,12 +49,24 @@ class Command(BaseCommand):
             raise CommandError("each count must be 1 or more")
         seed = options["seed"] if options["seed"] is not None else random.SystemRandom().randrange(10**6)
         log = self.stderr.write if options["verbose_log"] else (lambda line: None)
+        planted = {kind: options[f"cheat_{kind}"] for kind in PLANTED}
         cheats = {cheat.flag: options[cheat.flag.lstrip("-").replace("-", "_")] for cheat in CHEATS}
-        if any(count < 0 for count in cheats.values()):
-            raise CommandError("a cheat's count is 0 or more")
+        if any(count < 0 for count in [*planted.values(), *cheats.values()]):
+            raise CommandError("a --cheat-... count must be 0 or more")
         violations = 0
         if games is not None:
-            summary = simulate(games, options["variant"], seed, log=log, cheats=cheats)
+            try:
+                summary = simulate(
+                    games,
+                    options["variant"],
+                    seed,
+                    log=log,
+                    players=options["players"],
+                    planted=planted,
+                    cheats=cheats,
+                )
+            except TooManyCheaters as error:
+                raise CommandError(str(error)) from None
             for line in summary.lines():
                 self.stdout.write(line)
             violations += len(summary.violations)
