@@ -23,6 +23,7 @@ urlpatterns = [
     path("backoffice/", include("backoffice.urls")),
     path("api/", include("api.urls")),
     path("games/", include("games.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("wallet/", include("wallet.urls")),
 ]
 
