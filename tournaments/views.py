@@ -110,8 +110,13 @@ def result(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def register(request: AuthenticatedRequest, tournament_id: int) -> HttpResponse:
+    """Register; a practice sit-and-go that allows bots is then filled with them, as a practice
+    table is (``games.views.play_now``), so the player starts at once."""
     try:
-        services.register(tournament_id, request.user)
+        registration = services.register(tournament_id, request.user)
+        tournament = Tournament.objects.only("bots_allowed", "start_at").get(pk=registration.tournament_id)
+        if tournament.bots_allowed and tournament.sit_and_go:
+            services.fill_with_bots(tournament_id)
     except services.TournamentError as error:
         if error.code == "no_tournament":
             raise Http404("no such tournament") from None

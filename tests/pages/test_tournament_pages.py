@@ -74,7 +74,7 @@ def test_the_main_lobby_and_the_nav_link_to_the_tournaments(client, alice):
 
 def test_a_tournament_page_shows_the_structure_prizes_and_players_and_registers(client, alice, bob):
     """R-TOUR-2: registering pays the buy-in; the page shows the player registered."""
-    tournament = practice()
+    tournament = practice(bots_allowed=False)
     topup_chips(alice)
     topup_chips(bob)
     services.register(tournament.pk, bob)
@@ -170,13 +170,12 @@ def test_a_seated_player_gets_a_link_to_their_table_and_the_result_shows_ranking
     player once with the prizes paid."""
     tournament = practice()
     topup_chips(alice)
-    services.register(tournament.pk, alice)
-    services.fill_with_bots(tournament.pk)
+    # A practice sit-and-go with bots: they fill it as she registers, and it starts.
+    answer = client_of(client, alice).post(reverse("tournaments:register", args=[tournament.pk]))
+    assert answer.status_code == 302
     tournament.refresh_from_db()
     assert tournament.status == "running"
-    page = (
-        client_of(client, alice).get(reverse("tournaments:tournament", args=[tournament.pk])).content.decode()
-    )
+    page = client.get(reverse("tournaments:tournament", args=[tournament.pk])).content.decode()
     assert "Go to your table" in page
     assert "Round 1" in page
     assert "Still in" in page
