@@ -169,6 +169,9 @@ def register_all(url: str, tournament: int, people: list[Entrant], workers: int)
         try:
             with urllib.request.urlopen(request, timeout=60) as answer:  # noqa: S310 - our own server
                 return bool(answer.status == 201)
+        except urllib.error.HTTPError as refused:
+            print(f"registration of {entrant.player}: {refused.code} {refused.read()[:200]!r}", flush=True)
+            return False
         except (urllib.error.URLError, TimeoutError):
             return False
 
@@ -260,6 +263,12 @@ async def run(
     report.registration_seconds = time.monotonic() - began
     report.registration_cpu = meter.stop()
     print(f"registered in {report.registration_seconds:.1f} s", flush=True)
+    if report.registration_failures:
+        print(f"{report.registration_failures} registrations failed: no round to play", flush=True)
+        for w in watchers:
+            if w.socket is not None:
+                await w.socket.close()
+        return
 
     meter.start()
     began = time.monotonic()

@@ -267,7 +267,10 @@ def register(tournament_id: int, user: Any) -> Registration:
         _publish(tournament, "registered", player=user.pk, players=count)
         full = tournament.sit_and_go and count >= tournament.max_players
     if full:
-        start(tournament_id)
+        try:
+            start(tournament_id)
+        except TournamentError as error:  # the sweep started it first: the entry stands
+            log.info("tournament %s: %s", tournament_id, error.code)
     return registration
 
 
