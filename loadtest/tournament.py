@@ -179,13 +179,27 @@ def register_all(url: str, tournament: int, people: list[Entrant], workers: int)
         return sum(not ok for ok in pool.map(one, people))
 
 
-async def watch(ws_url: str, origin: str, tournament: int, watcher: Watcher) -> None:
-    watcher.socket = await connect(
-        f"{ws_url}/ws/tournaments/{tournament}/",
-        additional_headers={"Origin": origin, "Cookie": f"sessionid={watcher.entrant.cookie}"},
-        open_timeout=60,
-        ping_interval=None,
-    )
+async def open_page(ws_url: str, origin: str, tournament: int, watcher: Watcher) -> None:
+    """Open the player's tournament page socket (three tries: a handshake may time out while
+    the server takes hundreds at once)."""
+    for attempt in range(3):
+        try:
+            watcher.socket = await connect(
+                f"{ws_url}/ws/tournaments/{tournament}/",
+                additional_headers={"Origin": origin, "Cookie": f"sessionid={watcher.entrant.cookie}"},
+                open_timeout=60,
+                ping_interval=None,
+            )
+            return
+        except (OSError, TimeoutError, ConnectionClosed) as failure:
+            watcher.errors.append(f"open: {type(failure).__name__}")
+            await asyncio.sleep(1.0 + attempt)
+    watcher.closed = "never opened"
+
+
+async def watch(watcher: Watcher) -> None:
+    if watcher.socket is None:
+        return
     try:
         async for message in watcher.socket:
             frame = json.loads(message)
@@ -247,12 +261,11 @@ async def run(
 
     watchers = [Watcher(entrant) for entrant in people]
     readers = []
-    for start in range(0, len(watchers), 50):
-        readers += [
-            asyncio.ensure_future(watch(ws_url, origin, tournament, w)) for w in watchers[start : start + 50]
-        ]
-        await asyncio.sleep(0.2)
-    await wait_for(lambda: all(w.status is not None for w in watchers), 60)
+    for start in range(0, len(watchers), 20):
+        batch = watchers[start : start + 20]
+        await asyncio.gather(*(open_page(ws_url, origin, tournament, w) for w in batch))
+        readers += [asyncio.ensure_future(watch(w)) for w in batch]
+    await wait_for(lambda: all(w.status is not None or w.closed for w in watchers), 60)
 
     meter.start()
     began = time.monotonic()

@@ -8,6 +8,7 @@ client answers a ``ping`` with a ``pong`` and may send its own ``ping``; nothing
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -22,10 +23,18 @@ from tournaments.models import Tournament
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TOURNAMENT = 4404
 
+#: Changes that only move the players' count: a page gets the latest of them at most once in
+#: this many seconds (600 players registering in a few minutes would be 360,000 frames).
+COUNT_ONLY = ("registered", "unregistered")
+COALESCE_SECONDS = 1.0
+
 
 class TournamentConsumer(AsyncWebsocketConsumer):
     user: Any
     tournament_id: int
+    #: The latest count-only change not sent yet, and the task that sends it.
+    held: dict[str, Any] | None = None
+    flusher: asyncio.Task[None] | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As ``games.consumers.TableConsumer.dispatch``: no database check from the event loop;
@@ -70,20 +79,41 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         if isinstance(frame, dict) and frame.get("type") == "ping":
             await self.send_json({"type": "pong", "ms": table_live.server_ms()})
 
+    async def disconnect(self, code: int) -> None:
+        if self.flusher is not None:
+            self.flusher.cancel()
+
     async def tournament_changed(self, message: dict[str, Any]) -> None:
-        """A change from :func:`tournaments.live.publish`: passed on, and the player's seat."""
-        await self.send_json(
-            {
-                "type": "changed",
-                "v": message["v"],
-                "status": message["status"],
-                "event": message["event"],
-                "data": message["data"],
-            }
-        )
+        """A change from :func:`tournaments.live.publish`: passed on (a count-only change held
+        for up to :data:`COALESCE_SECONDS`, only the latest sent), and the player's seat."""
+        frame = {
+            "type": "changed",
+            "v": message["v"],
+            "status": message["status"],
+            "event": message["event"],
+            "data": message["data"],
+        }
+        if message["event"] in COUNT_ONLY:
+            if self.held is None or frame["v"] > self.held["v"]:
+                self.held = frame
+            if self.flusher is None:
+                self.flusher = asyncio.ensure_future(self.flush_later())
+            return
+        await self.flush()
+        await self.send_json(frame)
         table = (message.get("seats") or {}).get(str(self.user.pk))
         if table is not None:
             await self.send_json({"type": "seated", "round": message["data"].get("round"), "table": table})
+
+    async def flush_later(self) -> None:
+        await asyncio.sleep(COALESCE_SECONDS)
+        self.flusher = None
+        await self.flush()
+
+    async def flush(self) -> None:
+        held, self.held = self.held, None
+        if held is not None:
+            await self.send_json(held)
 
     async def auth_revoked(self, message: dict[str, Any]) -> None:
         await self.refuse(CLOSE_LOGIN_REQUIRED, "signed_out", "you are signed out; log in again")
