@@ -59,6 +59,21 @@ class RoundTable(Table):
         super().__init__(url, origin, seats, echo=False)
         self.drop, self.rng = drop, rng
 
+    async def read(self, player: Connection) -> None:
+        """As :meth:`Table.read`, answering the server's pings: a player out of the deal (a
+        drop) sends nothing until the next deal, longer than the server waits before it pings."""
+        assert player.socket is not None
+        try:
+            async for message in player.socket:
+                frame = json.loads(message)
+                if frame.get("type") == "ping":
+                    await player.socket.send('{"type": "pong"}')
+                player.take(frame)
+        except ConnectionClosed as closed:
+            player.closed = player.closed or f"{closed.rcvd.code if closed.rcvd else 'none'}"
+        else:
+            player.closed = player.closed or "closed"
+
     def over(self) -> bool:
         return any(player.status in ("finished", "cancelled", "voided") for player in self.players)
 
