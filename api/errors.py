@@ -1,7 +1,7 @@
 """Every API error is JSON: ``{"error": code, "message": plain words}`` (plus ``field_errors`` for
 validation), whatever raised it: DRF (400/401/403/404/405/406/415/429), Django's 404 and 403,
-the wallet (``WalletError``), the tables (``GameError``), an unknown URL under ``/api/``, or a
-bug (500, logged)."""
+the wallet (``WalletError``), the tables (``GameError``), the tournaments (``TournamentError``),
+an unknown URL under ``/api/``, or a bug (500, logged)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.errors import GameError
 from hotpath.busy import BUSY, RETRY_AFTER_SECONDS, pool_exhausted
 from protection.refusal import ProtectionError
+from tournaments.services import TournamentError
 from wallet.errors import Code, WalletError
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(error_body(exc.code.value, exc.message), status=wallet_status(exc.code))
     if isinstance(exc, GameError):
         return Response(error_body(exc.code, exc.message), status=403 if exc.code == "private_table" else 409)
+    if isinstance(exc, TournamentError):
+        return Response(error_body(exc.code, exc.message), status=404 if exc.code == "no_tournament" else 409)
     if isinstance(exc, ProtectionError):  # a limit, break or identity request refused
         return Response(error_body(exc.code, exc.message), status=400 if exc.code.startswith("bad_") else 409)
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE, before any parser

@@ -464,3 +464,106 @@ class ReportQuerySerializer(Serializer):
         if (end - start).days >= MAX_DAYS:
             raise serializers.ValidationError(f"Choose at most {MAX_DAYS} days.")
         return {**attrs, "start": start, "end": end}
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class AmountWordsSerializer(Serializer):
+    amount = serializers.IntegerField(help_text="Paise (hundredths of a chip).")
+    words = serializers.CharField(help_text='As players read it: "₹1,250.00", "50 chips", "Free".')
+
+
+class TournamentSummarySerializer(Serializer):
+    """A tournament's row: the read model ``tournaments.views_state.summary``, field for field."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(
+        help_text="announced, registering, running, finished, cancelled or voided."
+    )
+    status_words = serializers.CharField()
+    currency = serializers.CharField(help_text="INR (money) or CHIPS (practice chips).")
+    currency_words = serializers.CharField()
+    free = serializers.BooleanField()
+    buy_in = AmountWordsSerializer()
+    guarantee = AmountWordsSerializer()
+    prize_pool = AmountWordsSerializer(help_text="As it stands with the players registered now, or as paid.")
+    players = serializers.IntegerField(help_text="Registered now (at the end: every player who played).")
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    table_size = serializers.IntegerField()
+    qualify = serializers.IntegerField(help_text="Players who go through from each table.")
+    sit_and_go = serializers.BooleanField(help_text="Starts when full (no start time).")
+    start_words = serializers.CharField()
+    start_at = serializers.DateTimeField(allow_null=True)
+    registration_opens_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    end_reason = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField(help_text="Bumped by every change (the page socket's ``v``).")
+
+
+class TournamentRowSerializer(TournamentSummarySerializer):
+    entered = serializers.BooleanField(help_text="You are registered.")
+
+
+class PrizePlaceSerializer(Serializer):
+    place = serializers.IntegerField()
+    share_bps = serializers.IntegerField(help_text="The place's share of the pool, in basis points.")
+    share_words = serializers.CharField()
+    prize = AmountWordsSerializer()
+
+
+class StandingSerializer(Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    # ``in`` is a Python keyword: the field is declared under another name and renamed below.
+    in_ = serializers.BooleanField(help_text="Still in a running tournament.")
+    out_in_round = serializers.IntegerField(allow_null=True)
+    won = serializers.BooleanField(help_text="Won the final.")
+    chips = serializers.IntegerField(allow_null=True, help_text="Game chips at the end of their last round.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Once the tournament is over: 1 first.")
+    prize = AmountWordsSerializer(allow_null=True)
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["in"] = fields.pop("in_")
+        return fields
+
+
+class RoundTableSerializer(Serializer):
+    table = serializers.IntegerField(allow_null=True)
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="User ids, as seated.")
+    qualify = serializers.IntegerField()
+    qualified = serializers.ListField(child=serializers.IntegerField(), help_text="Most chips first.")
+    over = serializers.BooleanField()
+
+
+class RoundSerializer(Serializer):
+    number = serializers.IntegerField()
+    players = serializers.IntegerField()
+    final = serializers.BooleanField()
+    over = serializers.BooleanField()
+    seed = serializers.CharField(help_text="Revealed at once: re-derive the seating (R-TOUR-3).")
+    tables = RoundTableSerializer(many=True)
+
+
+class TournamentEntrySerializer(Serializer):
+    registered = serializers.BooleanField()
+    status_words = serializers.CharField(allow_null=True)
+    out_in_round = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True)
+    prize = AmountWordsSerializer(allow_null=True)
+    table = serializers.IntegerField(
+        allow_null=True, help_text="The table you play at now: /api/tables/<id>/."
+    )
+
+
+class TournamentSerializer(TournamentSummarySerializer):
+    """One tournament: ``tournaments.views_state.tournament``, the page's read model."""
+
+    prize_table = PrizePlaceSerializer(many=True)
+    standings = StandingSerializer(many=True)
+    rounds = RoundSerializer(many=True)
+    me = TournamentEntrySerializer(allow_null=True)

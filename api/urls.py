@@ -2,7 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.permissions import AllowAny
 
-from api import docs, errors, staff, views
+from api import docs, errors, staff, tournaments, views
 
 app_name = "api"
 
@@ -19,6 +19,9 @@ urlpatterns = [
     path("tables/<int:pk>/leave/", views.LeaveView.as_view(), name="leave"),
     path("tables/<int:pk>/leave-after-deal/", views.LeaveAfterDealView.as_view(), name="leave-after-deal"),
     path("templates/<int:pk>/private/", views.PrivateTableView.as_view(), name="open-private"),
+    path("tournaments/", tournaments.TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:pk>/", tournaments.TournamentView.as_view(), name="tournament"),
+    path("tournaments/<int:pk>/registration/", tournaments.RegistrationView.as_view(), name="registration"),
     path("wallet/", views.WalletView.as_view(), name="wallet"),
     path("wallet/statement/", views.StatementView.as_view(), name="statement"),
     path("wallet/deposits/", views.DepositsView.as_view(), name="deposits"),

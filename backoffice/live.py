@@ -1,4 +1,6 @@
 """Live tables: every table not finished, what it waits for and since when; stuck ones stand out.
+A tournament's round tables are ordinary tables and show as any other, named with their
+tournament and round.
 
 Read from the stored state, but only what any player at the table may see (who is seated,
 scores, holds, the pool, whose turn); never a hand, the closed pile or the seed of a deal in play.
@@ -27,6 +29,7 @@ from backoffice.access import staff_page
 from backoffice.models import VoidRequest
 from games.models import Seat, SeatStatus, Table, TableEvent, TableStatus
 from games.words import word
+from tournaments.models import RoundTable
 from wallet.models import Account
 from wallet.money import money
 
@@ -90,6 +93,8 @@ class LiveTable:
     last_action: datetime
     stuck: bool
     void_pending: bool
+    tournament: str = ""
+    """A tournament's round table: the tournament and the round, in words; "" for any other."""
 
 
 def _waits_for(state: dict[str, Any], names: dict[str, str]) -> str:
@@ -132,6 +137,12 @@ def live_tables(now: datetime | None = None) -> list[LiveTable]:
     balances: dict[str, int] = {}
     for ref, balance in Account.objects.filter(ref__in=refs).values_list("ref", "balance"):
         balances[ref] = balances.get(ref, 0) + balance
+    rounds = {
+        table_id: f"{name}, round {number}"
+        for table_id, name, number in RoundTable.objects.filter(table__in=tables).values_list(
+            "table_id", "round__tournament__name", "round__number"
+        )
+    }
     pending = set(VoidRequest.objects.filter(confirmed_at__isnull=True).values_list("table_id", flat=True))
     rows = []
     for table in tables:
@@ -170,6 +181,7 @@ def live_tables(now: datetime | None = None) -> list[LiveTable]:
                 last_action=last_action,
                 stuck=table.status == TableStatus.PLAYING and now - last_action > stuck_after,
                 void_pending=table.pk in pending,
+                tournament=rounds.get(table.pk, ""),
             )
         )
     return rows

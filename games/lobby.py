@@ -66,7 +66,8 @@ def stake_words(template: TableTemplate) -> str:
     numbers = variant_named(template.variant)
     if numbers.is_points:
         return f"{money(template.point_value, template.currency)} a point"
-    entry = f"{money(template.entry_fee, template.currency)} entry"
+    # A free table (a tournament's round is played at one) charges no entry.
+    entry = f"{money(template.entry_fee, template.currency)} entry" if template.entry_fee else "Free"
     return f"{entry} · best of {template.deals}" if numbers.is_deals else entry
 
 

@@ -36,6 +36,8 @@ class Connection:
     drawn: str | None = None
     turn: str | None = None
     phase: str | None = None
+    #: The table's status in its last snapshot ("playing", "finished", ...).
+    status: str | None = None
     has_drawn: bool = False
     #: version -> monotonic time it arrived here (events, hidden events and snapshots).
     seen_at: dict[int, float] = field(default_factory=dict)
@@ -77,6 +79,7 @@ class Connection:
             self.turn = (frame.get("data") or {}).get("next")
 
     def read_snapshot(self, table: dict[str, Any]) -> None:
+        self.status = table.get("status")
         deal = table.get("deal") or {}
         self.phase = deal.get("phase")
         self.turn = deal.get("turn")

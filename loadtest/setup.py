@@ -9,6 +9,7 @@ bots then play only through the websocket protocol (docs/PROTOCOL.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from dataclasses import dataclass
@@ -142,3 +143,81 @@ def vacuum_if_autovacuum_is_off() -> bool:
         ]
         cursor.execute("VACUUM (ANALYZE) " + ", ".join(connection.ops.quote_name(t) for t in tables))
     return True
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A tournament's player: their id, a session cookie (the websockets) and an API token
+    (registration over HTTP)."""
+
+    player: str
+    cookie: str
+    token: str
+
+
+def entrants(count: int) -> list[Entrant]:
+    """``count`` new players with chips, a session and an API token each."""
+    django_setup()
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+    from wallet.cashier import topup_chips
+
+    run = secrets.token_hex(4)
+    out = []
+    for number in range(count):
+        user = User.objects.create_user(f"tour-{run}-{number}")
+        topup_chips(user)
+        out.append(
+            Entrant(player=str(user.pk), cookie=session_of(user), token=Token.objects.create(user=user).key)
+        )
+    return out
+
+
+def session_of(user: object) -> str:
+    """A logged-in session for ``user``, as the log-in page would make it: its key."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils.module_loading import import_string
+
+    store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
+    session = store_class()
+    session[SESSION_KEY] = str(user.pk)  # type: ignore[attr-defined]
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()  # type: ignore[attr-defined]
+    session.create()
+    assert session.session_key is not None
+    return str(session.session_key)
+
+
+def open_tournament(players: int, table_size: int, qualify: int, move_seconds: int) -> int:
+    """A practice sit-and-go of exactly ``players`` (it starts as the last registers), a 10-chip
+    buy-in through the ledger, its tables' timers short between deals."""
+    django_setup()
+    from games.models import TableTemplate
+    from tournaments import services
+
+    tournament = services.create(
+        name=f"Load test, {players} players",
+        buy_in=10_00,
+        min_players=players,
+        max_players=players,
+        table_size=table_size,
+        qualify=qualify,
+        prize_bps=(5_000, 3_000, 2_000),
+        move_seconds=move_seconds,
+    )
+    TableTemplate.objects.filter(pk=tournament.template_id).update(
+        extra_seconds=0, show_seconds=move_seconds, start_countdown_seconds=1
+    )
+    return int(tournament.pk)
+
+
+def end_tournament(tournament_id: int) -> str:
+    """Void the tournament once measured (its tables too), the buy-ins given back; its status."""
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    with contextlib.suppress(services.TournamentError):  # over already, or never started
+        services.void(tournament_id, "the load test is over")
+    return str(Tournament.objects.get(pk=tournament_id).status)

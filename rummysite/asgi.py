@@ -1,6 +1,7 @@
 """ASGI entry point served by daphne: HTTP through Django, websockets through Channels.
 
-Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md) must come from the site's own origin
+Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md; ``/ws/tournaments/<id>/``, a tournament's
+page) must come from the site's own origin
 (scheme, host and port) and are authenticated with the Django session cookie, or with an API
 token offered as a subprotocol (:mod:`rummysite.websocket_auth`). In embedded mode (no
 ``REDIS_URL``) the game timers run inside this process (``games.scheduler``), with the wallet's
@@ -23,6 +24,7 @@ from fairplay.schedule import start_with_daphne as start_fair_play  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_urlpatterns  # noqa: E402
 from wallet.schedule import start_with_daphne as start_reconciling  # noqa: E402
 
 http_app = django_asgi_app
@@ -37,7 +39,9 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            AuthMiddlewareStack(
+                TokenAuthMiddleware(URLRouter([*websocket_urlpatterns, *tournament_urlpatterns]))
+            )
         ),
     }
 )

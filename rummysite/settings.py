@@ -405,6 +405,7 @@ WALLET_PAYMENT_PROVIDER = env_str("WALLET_PAYMENT_PROVIDER") or "sandbox"
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("wallet.context_processors.payments")
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("backoffice.context_processors.staff")
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("fairplay.context_processors.warning")
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("tournaments.context_processors.reminder")
 # A withdrawal above this many paise needs a second staff member's approval (four eyes).
 WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, minimum=0)
 # PostgreSQL's fast posting path (wallet/sql.py); off, postings take the portable path SQLite

@@ -24,6 +24,7 @@ urlpatterns = [
     path("fairplay/", include("fairplay.urls")),
     path("api/", include("api.urls")),
     path("games/", include("games.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("wallet/", include("wallet.urls")),
 ]
 

@@ -23,6 +23,8 @@ from games.models import Deal, Table
 from tests.api.support import _fast_passwords, _fresh_throttles, client_for  # noqa: F401
 from tests.backoffice.support import DAY1, DAY3, play_a_deal, seed, template
 from tests.conftest import off_site
+from tournaments import services as tournament_services
+from wallet.cashier import topup_chips
 from wallet.models import Journal, JournalKind, Withdrawal
 from wallet.reconcile import reconcile
 
@@ -79,7 +81,18 @@ def _scenario(monkeypatch: Any) -> dict[str, Any]:
     users, sam = data.users, data.sam
     game = play_a_deal(users["alice"], users["bob"])
     walk_template = template("walk 101", "pool101", entry_fee=2500, seats=3)
-    return {"data": data, "users": users, "sam": sam, "game": game, "walk": walk_template}
+    cup = tournament_services.create(
+        name="Walk cup",
+        buy_in=10_00,
+        min_players=2,
+        max_players=6,
+        table_size=3,
+        qualify=1,
+        bots_allowed=True,
+    )
+    for name in ("alice", "carol"):
+        topup_chips(users[name])
+    return {"data": data, "users": users, "sam": sam, "game": game, "walk": walk_template, "cup": cup}
 
 
 def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str, Any], Any, int]]:
@@ -121,6 +134,11 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
         ("table_stay", carol, {"pk": walk_table}, {}, None, 409),
         ("staff_table_cancel", sam, {"pk": walk_table}, {}, {"reason": "test table opened by mistake"}, 200),
         ("table_open_private", carol, {"pk": ctx["walk"].pk}, {}, None, 201),
+        ("tournament_list", alice, {}, {}, None, 200),
+        ("tournament_register", carol, {"pk": ctx["cup"].pk}, {}, None, 201),
+        ("tournament_register", alice, {"pk": ctx["cup"].pk}, {}, None, 201),
+        ("tournament_unregister", carol, {"pk": ctx["cup"].pk}, {}, None, 200),
+        ("tournament_view", alice, {"pk": ctx["cup"].pk}, {}, None, 200),
         ("table_view", alice, {"pk": game.pk}, {}, None, 200),
         ("table_events", alice, {"pk": game.pk}, {"after": "0"}, None, 200),
         ("wallet_balance", alice, {}, {}, None, 200),

@@ -113,3 +113,30 @@ def test_the_live_tables_read_the_last_player_action_in_the_same_query_for_any_n
     assert len(two_running) == len(one_running), "no query per table"
     events = [q["sql"] for q in two_running.captured_queries if "games_tableevent" in q["sql"]]
     assert len(events) == 1, "the last player action of every table in one query"
+
+
+def test_every_table_of_a_running_tournament_is_live_with_its_round_and_no_hidden_card(client, support):
+    """R-TOUR-3: a tournament's round tables are ordinary tables on the live page, named with
+    their tournament and round; no card of a deal in play shows."""
+    from games.engine import table as engine
+    from tournaments import services as tournaments
+
+    cup = tournaments.create(
+        name="Staff cup", min_players=6, max_players=6, table_size=3, qualify=1, bots_allowed=True
+    )
+    tournaments.fill_with_bots(cup.pk)
+    cup.refresh_from_db()
+    assert cup.status == "running"
+    tables = list(Table.objects.filter(tournament_table__round__tournament=cup))
+    assert len(tables) == 2
+    page = client.get(reverse("backoffice:tables")).content.decode()
+    for table in tables:
+        row = row_of(page, table)
+        assert '<span class="tournament-of">Staff cup, round 1</span>' in row
+        state = engine.TableState.from_json(table.state)
+        assert state.deal is not None
+        hidden = [card.code for seat in state.deal.seats for card in seat.hand]
+        hidden += [card.code for card in state.deal.closed_pile]
+        assert len(hidden) > 13
+        assert not [code for code in hidden if f">{code}<" in row or f" {code} " in row or f"'{code}'" in row]
+        assert state.deal.seed.hex() not in page

@@ -120,10 +120,12 @@ class Site:
 
 @pytest.fixture
 def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[type-arg]
-    """``start_site(seeds=N)``: serve a fresh copy of the database; stopped after the test."""
+    """``start_site(seeds=N)``: serve a fresh copy of the database; stopped after the test.
+    ``prepare`` names a subcommand of tests.browser.site run on the copy first; ``bot_think``
+    the seconds a bot waits before it moves."""
     processes: list[subprocess.Popen] = []  # type: ignore[type-arg]
 
-    def start(seeds: int | None = None, prepare: str | None = None) -> Site:
+    def start(seeds: int | None = None, prepare: str | None = None, bot_think: float | None = None) -> Site:
         db = tmp_path / f"site{len(processes)}.sqlite3"
         shutil.copy(template_db, db)
         if prepare:  # a subcommand of tests.browser.site that adds to this copy before serving
@@ -136,6 +138,8 @@ def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[t
             )
         port = _free_port()
         extra = {} if seeds is None else {"BROWSER_DEAL_SEEDS": str(seeds)}
+        if bot_think is not None:
+            extra["BROWSER_BOT_THINK_SECONDS"] = str(bot_think)
         log = open(tmp_path / f"daphne{len(processes)}.log", "w")  # noqa: SIM115
         process = subprocess.Popen(
             [sys.executable, "-m", "tests.browser.site", "serve", str(port)],

@@ -14,6 +14,9 @@ the engine's score of each recorded grouping (``games.engine.melds.evaluate``).
 ``python -m tests.browser.site accounts``: alice's address, confirmed (tests/browser/test_accounts.py).
 ``python -m tests.browser.site risk_desk``: a chip-dumping case about alice and bob, resting on a
 finished deal of theirs, for the risk desk (tests/browser/test_risk_desk.py).
+``python -m tests.browser.site tournament``: a practice sit-and-go of 6 and a cup alice is
+registered for, starting in 8 minutes (tests/browser/test_tournaments.py). With
+``BROWSER_BOT_THINK_SECONDS`` the bots move that soon after each write.
 
 The site mails into files, one a message, in :func:`mail_folder` of its database: a test reads
 what a player would find in their inbox there.
@@ -270,12 +273,62 @@ def deals_tie() -> None:
     print(table.pk)
 
 
+#: The practice sit-and-go of ``tournament``: six players at two tables of three, one through
+#: from each, the final of two; and the scheduled cup alice is registered for (the reminder).
+SIT_AND_GO = "Practice sit and go of 6"
+SCHEDULED = "Evening cup"
+
+
+def tournament() -> None:
+    """A practice sit-and-go of 6 that bots fill (quick turns at its tables), and a cup starting
+    in 8 minutes that alice is registered for, so every page reminds her of it."""
+    _django()
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import User
+    from games.models import TableTemplate
+    from tournaments import services
+
+    sit_and_go = services.create(
+        name=SIT_AND_GO,
+        buy_in=10_00,
+        min_players=6,
+        max_players=6,
+        table_size=3,
+        qualify=1,
+        prize_bps=(7_000, 3_000),
+        bots_allowed=True,
+        move_seconds=8,
+    )
+    TableTemplate.objects.filter(pk=sit_and_go.template_id).update(
+        extra_seconds=2, show_seconds=10, start_countdown_seconds=1
+    )
+    cup = services.create(
+        name=SCHEDULED,
+        buy_in=50_00,
+        min_players=2,
+        max_players=60,
+        table_size=6,
+        qualify=2,
+        prize_bps=(5_000, 3_000, 2_000),
+        start_at=timezone.now() + timedelta(minutes=8),
+    )
+    services.register(cup.pk, User.objects.get(username="alice"))
+
+
 def serve(port: str) -> None:
     _django()
     from django.conf import settings
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(mail_folder(Path(os.environ["SQLITE_PATH"])))
+    think = os.environ.get("BROWSER_BOT_THINK_SECONDS")
+    if think:
+        from games import timers
+
+        timers.BOT_THINK_SECONDS = float(think)
     seeds = os.environ.get("BROWSER_DEAL_SEEDS")
     if seeds:
         from games import services
@@ -327,5 +380,6 @@ if __name__ == "__main__":
         "accounts": accounts,
         "deals_tie": deals_tie,
         "risk_desk": risk_desk,
+        "tournament": tournament,
     }
     commands[command](*args)

@@ -46,7 +46,6 @@ def test_the_embedded_schedule_purges_at_start_up_then_every_interval(alice, mon
     """Inside daphne (embedded mode): a purge at start-up, then one a day."""
     import asyncio
 
-
     naps: list[float] = []
     old = timezone.now() - timedelta(days=200)
 
