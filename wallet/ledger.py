@@ -191,11 +191,16 @@ def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.R
         # round trip on PostgreSQL.
         new = [(spec.kind, spec.currency, spec.ref, spec.owner_id, spec.allow_negative) for spec in missing]
         locks = _select_for_update(currency, list(wanted), reads, create=new)
+    _check_kinds(wanted, locks)
+    return locks
+
+
+def _check_kinds(wanted: Mapping[str, AccountSpec], locks: Locks) -> None:
+    """Refuse an account that is not of the kind, or the owner, its spec names."""
     for ref, spec in wanted.items():
         row = locks[ref]
         if row.kind != spec.kind or (spec.owner_id is not None and row.owner_id != spec.owner_id):
             raise WalletError(Code.WRONG_ACCOUNT, f"{ref} is not a {spec.kind} account of that owner.")
-    return locks
 
 
 def _select_for_update(
@@ -206,6 +211,11 @@ def _select_for_update(
     if refs:
         now = timezone.now() if create else None
         rows, results = sql.select_for_update(currency, refs, reads, create=create, now=now)
+    return _locks_of(rows, results)
+
+
+def _locks_of(rows: Sequence[tuple[Any, ...]], results: list[list[tuple[Any, ...]]]) -> Locks:
+    """The locked accounts from the lock's rows, and the rows of the reads that followed it."""
     locks = Locks(
         (
             row[2],
@@ -265,6 +275,26 @@ class Plan:
     allow_empty: bool = False
 
 
+@dataclass(frozen=True)
+class Known:
+    """A posting whose legs are known before the lock (a transfer, an entry fee, a seat hold, a
+    deal's settlement), and the conditions its plan checks besides the legs' own: accounts
+    that must be open, and a pool's players (``locks.reads[0]``, the posting's only read)
+    under its lock, fewer than ``capacity`` or with ``member`` among them.
+
+    On PostgreSQL's fast path a posting that owns its transaction and is given this is locked,
+    checked and written by one statement (``sql.post_once``), in one round trip with its
+    ``BEGIN`` and ``COMMIT``. The plan stays the rule: when that statement writes nothing, the
+    plan is run on the rows it locked and read, and refuses as on the other paths (if it
+    would not refuse, the posting goes the two-round-trip way)."""
+
+    legs: Sequence[Leg]
+    open: Sequence[str] = ()
+    players: str | None = None
+    capacity: int | None = None
+    member: str | None = None
+
+
 def canonical_json(value: Any) -> str:
     """The one text of a JSON value: keys sorted, no spaces, ASCII only (what is hashed)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
@@ -299,6 +329,7 @@ def execute(
     reads: Sequence[sql.Read] = (),
     then: Then | None = None,
     commit: bool = False,
+    known: Known | None = None,
 ) -> Journal:
     """Lock ``accounts``, run ``plan`` under the locks and write it with ``key``, atomically.
 
@@ -307,7 +338,8 @@ def execute(
     (``locks.reads``). ``then`` are the caller's statements that go with the write
     (:class:`Then`). With ``commit``, a caller that owns the transaction (``statements.
     transaction``) and runs nothing after this call has the write carry its ``COMMIT``.
-    Returns the new journal, or the original one on a retry.
+    ``known``: the legs, when the plan does not depend on the locked balances
+    (:class:`Known`). Returns the new journal, or the original one on a retry.
     """
     if not key or len(key) > 200:
         raise WalletError(Code.BAD_REQUEST, "An idempotency key of 1 to 200 characters is required.")
@@ -323,6 +355,18 @@ def execute(
         created_by_id=created_by_id,
         reverses_id=reverses_id,
     )
+    accounts = list(accounts)
+    if (
+        known is not None
+        and then is None
+        and reverses_id is None
+        and len(reads) == (known.players is not None)
+        and sql.fast()
+        and statements.owns_transaction()
+    ):
+        answered = _post_once(row, meta, accounts, known, plan)
+        if answered is not None:
+            return answered
     # No savepoint: a refusal (WalletError) is raised after the block, when nothing but empty
     # accounts was written, so an enclosing transaction stays usable; any other error marks
     # the enclosing transaction for rollback, as it must.
@@ -375,6 +419,78 @@ def execute(
     )
 
 
+def _post_once(
+    row: sql.JournalRow,
+    meta: Meta,
+    accounts: Sequence[AccountSpec],
+    known: Known,
+    plan: Callable[[Locks], Plan],
+) -> Journal | None:
+    """:func:`execute` of a :class:`Known` posting in one statement (PostgreSQL), or None for
+    the two-round-trip path (a posting the statement cannot take, a plan it disagrees with)."""
+    wanted = {spec.ref: spec for spec in accounts}
+    places = {ref: place for place, ref in enumerate(wanted, start=1)}
+    named = [*(ref for leg in known.legs for ref in (leg.debit, leg.credit)), *known.open]
+    named += [ref for ref in (known.players, known.member) if ref is not None]
+    if (
+        not known.legs
+        or any(spec.currency != row.currency for spec in wanted.values())
+        or not set(named) <= set(places)
+    ):
+        return None
+    posting = sql.OneStatement(
+        accounts=[
+            (spec.kind, spec.ref, spec.owner_id, spec.held, spec.allow_negative) for spec in wanted.values()
+        ],
+        legs=[(places[leg.debit], places[leg.credit], leg.amount) for leg in known.legs],
+        open=[places[ref] for ref in known.open],
+        pool=None if known.players is None else places[known.players],
+        capacity=known.capacity,
+        member=None if known.member is None else places[known.member],
+    )
+    with statements.transaction():
+        posted = sql.post_once(row, posting)
+    if posted.journal_id is not None:
+        return _journal(
+            posted.journal_id,
+            row.key,
+            row.kind,
+            row.currency,
+            dict(meta),
+            row.content_hash,
+            row.created_at,
+            row.created_by_id,
+            None,
+        )
+    # Nothing was written, and the transaction is over: the answer comes from what the
+    # statement locked and read, as on the other paths (execute).
+    locks = _locks_of(posted.locked, [[(player,) for player in posted.players]] if known.players else [])
+    existing: Journal | None = None
+    refusal: WalletError | None = None
+    key_free = False
+    try:
+        missing = [spec for ref, spec in wanted.items() if ref not in locks]
+        never_held = [spec.ref for spec in missing if spec.held]
+        if never_held:
+            raise WalletError(Code.NOT_FOUND, f"No money is held for {', '.join(never_held)}.")
+        if missing:  # created and gone again under a race: the other path
+            return None
+        _check_kinds(wanted, locks)
+        if posted.taken:
+            existing, refusal = _existing_of(posted.taken, row.content_hash)
+        else:
+            key_free = True
+            _apply(plan(locks), locks, row.currency)
+            return None  # the statement refused what the plan takes: the other path decides
+    except WalletError as error:
+        existing, refusal = (None, None) if key_free else _existing_of(posted.taken, row.content_hash)
+        refusal = None if existing is not None else refusal or error
+    if existing is not None:
+        return existing
+    assert refusal is not None  # (a key taken is an answer or a conflict)
+    raise refusal
+
+
 def post(
     key: str,
     kind: JournalKind | str,
@@ -414,6 +530,7 @@ def post(
         legs_for_hash=legs,
         plan=lambda _locks: Plan(legs),
         created_by_id=getattr(created_by, "pk", None),
+        known=Known(legs),
     )
 
 

@@ -26,6 +26,7 @@ from wallet import sql
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
     AccountSpec,
+    Known,
     Leg,
     Locks,
     Plan,
@@ -155,16 +156,28 @@ def _pay_into_pool(
     meta: Mapping[str, Any],
     check: Callable[[Locks, AccountSpec, AccountSpec], None],
     read_players: bool,
+    capacity: int | None = None,
+    member: bool = False,
 ) -> Journal:
     """Move ``fee`` from the user's wallet into an open pool, after the caller's ``check`` has
-    passed under the locks (with the pool's players read when ``read_players``)."""
+    passed under the locks (with the pool's players read when ``read_players``). ``capacity``
+    and ``member`` say what the check is, for the posting in one statement (``Known``): fewer
+    players than the capacity, or the player among them."""
     wallet, pool = user_spec(uid, currency), pool_spec(pool_ref, currency)
+    legs = [Leg(wallet.ref, pool.ref, fee)]
+    known = Known(
+        legs,
+        open=[pool.ref],
+        players=pool.ref if read_players else None,
+        capacity=capacity,
+        member=wallet.ref if member else None,
+    )
 
     def plan(locks: Locks) -> Plan:
         if locks[pool.ref].closed:
             raise _pool_closed_error(pool_ref)
         check(locks, wallet, pool)
-        return Plan([Leg(wallet.ref, pool.ref, fee)])
+        return Plan(legs)
 
     return execute(
         key=key,
@@ -175,6 +188,7 @@ def _pay_into_pool(
         plan=plan,
         created_by_id=uid,
         reads=[_players_read(pool)] if read_players else [],
+        known=known,
     )
 
 
@@ -222,6 +236,7 @@ def charge_entry_fee(
         },
         check=check,
         read_players=capacity is not None,
+        capacity=capacity,
     )
 
 
@@ -267,6 +282,7 @@ def charge_rejoin_fee(
         },
         check=check,
         read_players=True,
+        member=True,
     )
 
 
@@ -586,11 +602,12 @@ def _onto_open_seat(
 ) -> Journal:
     """A hold or a top-up: ``amount`` from the wallet onto the player's seat, while it is open."""
     wallet, seat = user_spec(uid, currency), seat_spec(seat_ref, uid, currency)
+    legs = [Leg(wallet.ref, seat.ref, amount)]
 
     def plan(locks: Locks) -> Plan:
         if locks[seat.ref].closed:
             raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {seat.ref} was already released.")
-        return Plan([Leg(wallet.ref, seat.ref, amount)])
+        return Plan(legs)
 
     return execute(
         key=key,
@@ -600,6 +617,7 @@ def _onto_open_seat(
         meta={**(meta or {}), "seat": seat_ref, "table": table_ref, "user": uid, "amount": amount, **facts},
         plan=plan,
         created_by_id=uid,
+        known=Known(legs, open=[seat.ref]),
     )
 
 
@@ -697,27 +715,29 @@ def settle_deal(
     # The seats are locked by ref alone: a seat never held is not_found (no read before the lock).
     specs = [held_seat_spec(ref, currency) for ref in seats]
 
+    # The legs follow from the points alone (not from the locked balances): known before the lock.
+    owed = {ref: -net[ref] for ref in seats if net[ref] < 0}  # what each losing seat pays
+    due = {ref: net[ref] for ref in seats if net[ref] > 0}  # what each winning seat gets
+    legs: list[Leg] = []
+    winners = iter(list(due))
+    winner = next(winners, None)
+    for loser in owed:
+        while owed[loser] > 0 and winner is not None:
+            amount = min(owed[loser], due[winner])
+            legs.append(Leg(loser, winner, amount))
+            owed[loser] -= amount
+            due[winner] -= amount
+            if due[winner] == 0:
+                winner = next(winners, None)
+    for ref in seats:
+        rake = rake_for(net[ref], rake_percent) if net[ref] > 0 else 0
+        if rake:
+            legs.append(Leg(ref, house.ref, rake))
+
     def plan(locks: Locks) -> Plan:
         for ref in seats:
             if locks[ref].closed:
                 raise WalletError(Code.ACCOUNT_CLOSED, f"The seat {ref} was already released.")
-        owed = {ref: -net[ref] for ref in seats if net[ref] < 0}  # what each losing seat pays
-        due = {ref: net[ref] for ref in seats if net[ref] > 0}  # what each winning seat gets
-        legs: list[Leg] = []
-        winners = iter(list(due))
-        winner = next(winners, None)
-        for loser in owed:
-            while owed[loser] > 0 and winner is not None:
-                amount = min(owed[loser], due[winner])
-                legs.append(Leg(loser, winner, amount))
-                owed[loser] -= amount
-                due[winner] -= amount
-                if due[winner] == 0:
-                    winner = next(winners, None)
-        for ref in seats:
-            rake = rake_for(net[ref], rake_percent) if net[ref] > 0 else 0
-            if rake:
-                legs.append(Leg(ref, house.ref, rake))
         return Plan(legs, allow_empty=True)
 
     return execute(
@@ -735,4 +755,5 @@ def settle_deal(
             "transfers": [[payer, payee, points] for payer, payee, points in transfers],
         },
         plan=plan,
+        known=Known(legs, open=seats),
     )

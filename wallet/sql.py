@@ -326,3 +326,91 @@ def _write_portable(
             if cursor.rowcount != len(accounts):
                 raise AssertionError(f"ledger bug: updated {cursor.rowcount} of {len(accounts)} accounts")
     return journal_id
+
+
+# --- a posting in one statement ---------------------------------------------------------------
+
+_POST_PG = (
+    "SELECT * FROM wallet_post(%s, %s::text[], %s::text[], %s::bigint[], %s::boolean[], %s::boolean[], "
+    "%s, %s, %s::jsonb, %s, %s::timestamptz, %s::bigint, %s::integer[], %s::integer[], %s::bigint[], "
+    "%s::integer[], %s::integer, %s::integer, %s::integer)"
+)
+
+
+@dataclass(frozen=True)
+class Posted:
+    """What ``wallet_post()`` answered (migration ``0010_posting_in_one_statement``): the
+    journal it wrote (None when it wrote nothing), the accounts it locked as they were before
+    (rows as :func:`select_for_update` gives them), the players it read, and the journal
+    holding the key when it was taken (a row as ``wallet.ledger._EXISTING`` reads it, or none)."""
+
+    journal_id: int | None
+    locked: list[tuple[Any, ...]]
+    players: list[int]
+    taken: list[tuple[Any, ...]]
+
+
+@dataclass(frozen=True)
+class OneStatement:
+    """A posting whose legs are known before the lock, as ``wallet_post()`` takes it: the
+    accounts named (kind, ref, owner id or None, held, may go below zero), each leg as the
+    places of its accounts (from 1) and its amount, the places of the accounts that must be
+    open, and the place of the pool whose players are read, with its capacity or the place of
+    the player who must be among them."""
+
+    accounts: Sequence[tuple[str, str, int | None, bool, bool]]
+    legs: Sequence[tuple[int, int, int]]
+    open: Sequence[int] = ()
+    pool: int | None = None
+    capacity: int | None = None
+    member: int | None = None
+
+
+def post_once(journal: JournalRow, posting: OneStatement) -> Posted:
+    """Lock, check and write a posting in one statement, sent with the ``BEGIN`` and the
+    ``COMMIT`` of the transaction the caller owns (``statements.transaction``): one round trip.
+    PostgreSQL's fast path only."""
+    accounts = posting.accounts
+    owners = "{" + ",".join("NULL" if row[2] is None else str(int(row[2])) for row in accounts) + "}"
+    params: list[Any] = [
+        journal.currency,
+        texts(row[1] for row in accounts),
+        texts(row[0] for row in accounts),
+        owners,
+        "{" + ",".join("t" if row[3] else "f" for row in accounts) + "}",
+        "{" + ",".join("t" if row[4] else "f" for row in accounts) + "}",
+        journal.key,
+        journal.kind,
+        journal.meta_json,
+        journal.content_hash,
+        journal.created_at,
+        journal.created_by_id,
+        *_columns(posting.legs, 3),
+        bigints(posting.open),
+        posting.pool,
+        posting.capacity,
+        posting.member,
+    ]
+    (answer,) = statements.execute_many([(_POST_PG, params)], commit=True)
+    ((journal_id, ids, kinds, refs, owner_ids, balances, versions, negatives, closed, players, *taken),) = (
+        answer.rows
+    )
+    locked = list(
+        zip(
+            ids or (),
+            kinds or (),
+            refs or (),
+            owner_ids or (),
+            balances or (),
+            versions or (),
+            negatives or (),
+            closed or (),
+            strict=True,
+        )
+    )
+    return Posted(
+        None if journal_id is None else int(journal_id),
+        locked,
+        list(players or ()),
+        [tuple(taken)] if taken[0] is not None else [],
+    )

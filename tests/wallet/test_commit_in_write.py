@@ -1,6 +1,8 @@
 """On PostgreSQL a posting that owns its transaction sends the COMMIT with its write.
 
-Two round trips a posting instead of three (the lock with its reads and the BEGIN; the write
+A posting whose legs are known before the lock (``ledger.Known``: a transfer, an entry fee, a
+seat hold, a deal's settlement) is one round trip: the BEGIN, one statement that locks, checks
+and writes, and the COMMIT. Any other is two (the lock with its reads and the BEGIN; the write
 with the COMMIT). Inside a caller's transaction the posting leaves the commit to it, and a
 write that fails commits nothing.
 """
@@ -49,7 +51,15 @@ def sent(monkeypatch: Any) -> list[tuple[list[str], bool, str, int]]:
 
 
 def transfer(key: str, payer: Any, payee: Any, amount: int) -> Journal:
+    """A posting of known legs: one statement when it owns its transaction."""
     return post(key, JournalKind.ADJUSTMENT, [(user_spec(payer.pk), user_spec(payee.pk), amount)])
+
+
+def transfer_in_two(key: str, payer: Any, payee: Any, amount: int) -> Journal:
+    """The same posting as :func:`transfer` through a plan alone (no ``Known``): the lock, then
+    the write."""
+    leg = ledger.Leg(f"user:{payer.pk}", f"user:{payee.pk}", amount)
+    return adjust(key, payer, payee, lambda _locks: ledger.Plan([leg]), legs_for_hash=[leg])
 
 
 def adjust(key: str, payer: Any, payee: Any, plan: Any, **options: Any) -> Journal:
@@ -65,12 +75,31 @@ def adjust(key: str, payer: Any, payee: Any, plan: Any, **options: Any) -> Journ
     )
 
 
+def test_a_posting_of_known_legs_is_one_statement_with_its_begin_and_commit(sent):
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10_000)
+    sent.clear()
+    journal = transfer("pay:1", alice, bob, 2_500)  # bob's account created by it
+    again = transfer("pay:1", alice, bob, 2_500)
+    refused = None
+    try:
+        transfer("pay:2", alice, bob, 50_000)
+    except WalletError as error:
+        refused = error.code
+    # BEGIN, lock + key + checks + write, COMMIT: each one round trip, nothing left for Django.
+    assert sent == [(["SELECT"], True, "COMMIT", IDLE)] * 3
+    assert (again.pk, again.replayed, refused) == (journal.pk, True, "insufficient_funds")
+    assert (wallet(alice), wallet(bob)) == (7_500, 2_500)
+    assert Journal.objects.get(key="pay:1").pk == journal.pk
+    assert not Journal.objects.filter(key="pay:2").exists()
+
+
 def test_a_posting_that_owns_its_transaction_commits_with_its_write(sent):
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10_000)
-    transfer("pay:0", alice, bob, 500)  # both accounts exist from here on
+    transfer_in_two("pay:0", alice, bob, 500)  # both accounts exist from here on
     sent.clear()
-    journal = transfer("pay:1", alice, bob, 2_500)
+    journal = transfer_in_two("pay:1", alice, bob, 2_500)
     assert sent == [
         (["SELECT", "SELECT"], True, "", INTRANS),  # BEGIN, the lock and the key's read
         (["WITH"], False, "COMMIT", IDLE),  # the write and the COMMIT: nothing left for Django
@@ -108,7 +137,7 @@ def test_a_write_that_fails_commits_nothing(monkeypatch):
 
     monkeypatch.setattr(ledger, "_apply", one_account_too_many)
     with pytest.raises(DatabaseError, match="ledger bug: 2 accounts updated"):
-        transfer("pay:3", alice, bob, 2_500)
+        transfer_in_two("pay:3", alice, bob, 2_500)
     monkeypatch.undo()
     assert not Journal.objects.filter(key="pay:3").exists()
     assert (wallet(alice), wallet(bob)) == (10_000, 0)
@@ -128,7 +157,7 @@ def test_a_refused_posting_rolls_its_own_transaction_back_in_one_round_trip(sent
     transfer("pay:0", alice, bob, 500)
     sent.clear()
     with pytest.raises(WalletError) as refused:
-        transfer("pay:too-much", alice, bob, 2_500)
+        transfer_in_two("pay:too-much", alice, bob, 2_500)
     assert refused.value.code == "insufficient_funds"
     assert sent == [
         (["SELECT", "SELECT"], True, "", INTRANS),  # BEGIN, the lock and the key's read
@@ -141,14 +170,16 @@ def test_a_refused_posting_rolls_its_own_transaction_back_in_one_round_trip(sent
     assert (wallet(alice), wallet(bob)) == (400, 600)
 
 
-def test_a_refused_posting_keeps_no_account_it_created(sent):
+@pytest.mark.parametrize("known", [True, False])
+def test_a_refused_posting_keeps_no_account_it_created(sent, known):
+    """Rolled back on two round trips; in one statement, deleted again before its COMMIT."""
     from wallet.models import Account
 
     alice, carol = make_user("alice"), make_user("carol")
     with pytest.raises(WalletError) as refused:
-        transfer("pay:nothing", alice, carol, 100)  # neither has an account yet
+        (transfer if known else transfer_in_two)("pay:nothing", alice, carol, 100)  # no accounts yet
     assert refused.value.code == "insufficient_funds"
-    assert sent[-1] == ([], False, "ROLLBACK", IDLE)
+    assert sent[-1] == ((["SELECT"], True, "COMMIT", IDLE) if known else ([], False, "ROLLBACK", IDLE))
     assert not Account.objects.filter(ref__in=[f"user:{alice.pk}", f"user:{carol.pk}"]).exists()
     fund(alice, 1_000)  # created when money first moves
     transfer("pay:nothing", alice, carol, 100)  # the refused key was never taken
@@ -176,9 +207,9 @@ def test_a_refusal_inside_a_callers_transaction_leaves_it_to_the_caller(sent):
 def test_a_retry_is_answered_from_the_ledger_and_its_transaction_rolled_back(sent):
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10_000)
-    first = transfer("pay:1", alice, bob, 2_500)
+    first = transfer_in_two("pay:1", alice, bob, 2_500)
     sent.clear()
-    again = transfer("pay:1", alice, bob, 2_500)
+    again = transfer_in_two("pay:1", alice, bob, 2_500)
     assert (again.pk, again.replayed) == (first.pk, True)
     assert sent == [(["SELECT", "SELECT"], True, "", INTRANS), ([], False, "ROLLBACK", IDLE)]
     assert (wallet(alice), wallet(bob)) == (7_500, 2_500)

@@ -132,6 +132,15 @@ def _pay(alice: Any, bob: Any, key: str, *, in_callers_transaction: bool) -> Jou
         return pay()
 
 
+def _around_the_write(monkeypatch: Any, around: Callable[..., Any]) -> None:
+    """Run ``around(real, *args, **kwargs)`` in place of the ledger's write: ``sql.write`` after
+    the lock, or ``sql.post_once``, which locks and writes in one statement (a posting of known
+    legs that owns its transaction)."""
+    for name in ("write", "post_once"):
+        real = getattr(sql, name)
+        monkeypatch.setattr(sql, name, lambda *args, real=real, **kwargs: around(real, *args, **kwargs))
+
+
 def _committed_with_the_write(in_callers_transaction: bool) -> bool:
     """Whether the write carried the COMMIT (PostgreSQL's fast path, owning the transaction)."""
     return sql.fast() and not in_callers_transaction
@@ -143,13 +152,12 @@ def test_a_crash_after_the_write_leaves_nothing_or_the_whole_posting(monkeypatch
     the COMMIT there is no such moment: the posting is whole, and its retry answers it."""
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10000)
-    real_write = sql.write
 
-    def write_then_fail(*args: Any, **kwargs: Any) -> int | None:
+    def write_then_fail(real_write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         real_write(*args, **kwargs)
         raise RuntimeError("crash right after the write")
 
-    monkeypatch.setattr(sql, "write", write_then_fail)
+    _around_the_write(monkeypatch, write_then_fail)
     with pytest.raises(RuntimeError):
         _pay(alice, bob, "doomed", in_callers_transaction=in_callers_transaction)
     monkeypatch.undo()
@@ -172,7 +180,6 @@ def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch, after_t
     the write inside a caller's transaction (the commit still to come). Nothing is left."""
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10000)
-    real_write = sql.write
     victims: set[int] = set()
 
     def die() -> None:
@@ -180,7 +187,7 @@ def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch, after_t
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
-    def write_and_die(*args: Any, **kwargs: Any) -> int | None:
+    def write_and_die(real_write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if not after_the_write:
             die()
         written = real_write(*args, **kwargs)
@@ -188,7 +195,7 @@ def test_a_connection_killed_mid_transaction_leaves_nothing(monkeypatch, after_t
             die()
         return written
 
-    monkeypatch.setattr(sql, "write", write_and_die)
+    _around_the_write(monkeypatch, write_and_die)
 
     def doomed(index: int) -> Journal:
         victims.add(threading.get_ident())
@@ -209,15 +216,14 @@ def test_a_connection_killed_after_a_write_that_committed_leaves_the_whole_posti
     settings.WALLET_FAST_PATH = True
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10000)
-    real_write = sql.write
 
-    def write_then_die(*args: Any, **kwargs: Any) -> int | None:
+    def write_then_die(real_write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         written = real_write(*args, **kwargs)
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
         return written
 
-    monkeypatch.setattr(sql, "write", write_then_die)
+    _around_the_write(monkeypatch, write_then_die)
     (result,) = race(1, lambda index: _pay(alice, bob, "committed", in_callers_transaction=False))
     monkeypatch.undo()
 
@@ -225,5 +231,65 @@ def test_a_connection_killed_after_a_write_that_committed_leaves_the_whole_posti
     assert (wallet(alice), wallet(bob)) == (7000, 3000)
     first = Journal.objects.get(key="committed")
     assert _pay(alice, bob, "committed", in_callers_transaction=False).pk == first.pk
+    assert (wallet(alice), wallet(bob)) == (7000, 3000)
+    assert reconcile() == []
+
+
+def test_a_connection_killed_while_its_one_statement_waits_for_a_lock_leaves_nothing():
+    """A posting of known legs locks, checks and writes in one statement: killed while that
+    statement waits for a lock another transaction holds, it leaves nothing, and its key
+    posts once afterwards."""
+    if not sql.fast():
+        pytest.skip("the posting in one statement is PostgreSQL's fast path")
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10000)
+    holding, waiting = threading.Event(), threading.Event()
+
+    def hold_alice() -> None:
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT id FROM wallet_account WHERE ref = %s FOR UPDATE", [f"user:{alice.pk}"]
+                    )
+                holding.set()
+                waiting.wait(timeout=30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_alice)
+    holder.start()
+    assert holding.wait(timeout=30)
+
+    def kill_the_waiter() -> None:
+        try:
+            with connection.cursor() as cursor:
+                for _ in range(300):
+                    cursor.execute(
+                        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s",
+                        ["%wallet_post(%"],
+                    )
+                    found = cursor.fetchall()
+                    if found:
+                        cursor.execute("SELECT pg_terminate_backend(%s)", [found[0][0]])
+                        return
+                    threading.Event().wait(0.05)
+        finally:
+            waiting.set()
+            connection.close()
+
+    killer = threading.Thread(target=kill_the_waiter)
+    killer.start()
+    (result,) = race(1, lambda index: _pay(alice, bob, "killed-waiting", in_callers_transaction=False))
+    killer.join(timeout=60)
+    holder.join(timeout=60)
+
+    assert isinstance(result, OperationalError), result
+    assert not Journal.objects.filter(key="killed-waiting").exists()
+    assert (wallet(alice), wallet(bob)) == (10000, 0)
+    assert reconcile() == []
+    _pay(alice, bob, "killed-waiting", in_callers_transaction=False)
+    _pay(alice, bob, "killed-waiting", in_callers_transaction=False)  # its retry
+    assert Journal.objects.filter(key="killed-waiting").count() == 1
     assert (wallet(alice), wallet(bob)) == (7000, 3000)
     assert reconcile() == []

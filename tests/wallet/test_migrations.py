@@ -35,7 +35,7 @@ def journal_indexes() -> dict[str, dict]:  # type: ignore[type-arg]
         return connection.introspection.get_constraints(cursor, "wallet_journal")  # type: ignore[no-any-return]
 
 
-def test_0007_back_and_forth_keeps_the_key_unique_and_the_ledger_append_only():
+def test_0007_back_and_forth_keeps_the_key_unique_and_the_ledger_append_only(settings):
     migrate(BEFORE)
     migrate(AFTER)
     found = journal_indexes()
@@ -60,6 +60,8 @@ def test_0007_back_and_forth_keeps_the_key_unique_and_the_ledger_append_only():
                 "wallet_journal_no_update",
             ]
         return
+    # At 0007 there is no posting in one statement yet (0010): the portable path posts.
+    settings.WALLET_FAST_PATH = False
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 1_000)
     journal = post("m:1", JournalKind.ADJUSTMENT, [(user_spec(alice.pk), user_spec(bob.pk), 100)])
