@@ -26,6 +26,7 @@ from protection.players import lock_statement
 from wallet import payouts
 from wallet.errors import Code, WalletError, rupees
 from wallet.ledger import (
+    Known,
     Leg,
     Locks,
     Plan,
@@ -349,8 +350,10 @@ def _decide(
         target = cashier_spec(uid) if approve else user_spec(uid)
         amount = withdrawal.amount
 
+        legs = [Leg(hold.ref, target.ref, amount)]
+
         def plan(_locks: Locks) -> Plan:
-            return Plan([Leg(hold.ref, target.ref, amount)])
+            return Plan(legs)
 
         journal = execute(
             key=f"withdrawal_{'paid' if approve else 'released'}:{withdrawal.pk}",
@@ -360,6 +363,7 @@ def _decide(
             meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
             plan=plan,
             created_by_id=by_user.pk,
+            known=Known(legs),
         )
         if not approve:
             _return_tax(withdrawal, by_user, "rejected")
@@ -386,6 +390,7 @@ def _return_tax(withdrawal: Withdrawal, by_user: User, why: str) -> None:
     if not withdrawal.tax_withheld:
         return
     wallet, tax_account = user_spec(withdrawal.user_id), tax_spec()
+    legs = [Leg(tax_account.ref, wallet.ref, withdrawal.tax_withheld)]
     execute(
         key=f"tax_returned:{withdrawal.pk}",
         kind=JournalKind.TAX_RETURNED,
@@ -397,8 +402,9 @@ def _return_tax(withdrawal: Withdrawal, by_user: User, why: str) -> None:
             "tax": withdrawal.tax_withheld,
             "why": why,
         },
-        plan=lambda _locks: Plan([Leg(tax_account.ref, wallet.ref, withdrawal.tax_withheld)]),
+        plan=lambda _locks: Plan(legs),
         created_by_id=by_user.pk,
+        known=Known(legs),
     )
 
 
@@ -431,6 +437,7 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
             meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
             plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, amount)]),
             created_by_id=by_user.pk,
+            known=Known([Leg(cashier.ref, wallet.ref, amount)]),
         )
         _return_tax(withdrawal, by_user, "returned")
         withdrawal.status = Withdrawal.Status.RETURNED

@@ -282,9 +282,10 @@ class Known:
     that must be open, and a pool's players (``locks.reads[0]``, the posting's only read)
     under its lock, fewer than ``capacity`` or with ``member`` among them.
 
-    On PostgreSQL's fast path a posting that owns its transaction and is given this is locked,
-    checked and written by one statement (``sql.post_once``), in one round trip with its
-    ``BEGIN`` and ``COMMIT``. The plan stays the rule: when that statement writes nothing, the
+    On PostgreSQL's fast path a posting given this is locked, checked and written by one
+    statement (``sql.post_once``): one round trip, with the ``BEGIN`` and the ``COMMIT`` of the
+    transaction when the posting owns it (or the caller passes ``commit``), inside the caller's
+    transaction otherwise. The plan stays the rule: when that statement writes nothing, the
     plan is run on the rows it locked and read, and refuses as on the other paths (if it
     would not refuse, the posting goes the two-round-trip way)."""
 
@@ -362,9 +363,8 @@ def execute(
         and reverses_id is None
         and len(reads) == (known.players is not None)
         and sql.fast()
-        and statements.owns_transaction()
     ):
-        answered = _post_once(row, meta, accounts, known, plan)
+        answered = _post_once(row, meta, accounts, known, plan, commit)
         if answered is not None:
             return answered
     # No savepoint: a refusal (WalletError) is raised after the block, when nothing but empty
@@ -425,6 +425,7 @@ def _post_once(
     accounts: Sequence[AccountSpec],
     known: Known,
     plan: Callable[[Locks], Plan],
+    commit: bool,
 ) -> Journal | None:
     """:func:`execute` of a :class:`Known` posting in one statement (PostgreSQL), or None for
     the two-round-trip path (a posting the statement cannot take, a plan it disagrees with)."""
@@ -448,8 +449,8 @@ def _post_once(
         capacity=known.capacity,
         member=None if known.member is None else places[known.member],
     )
-    with statements.transaction():
-        posted = sql.post_once(row, posting)
+    with statements.transaction() as owner:
+        posted = sql.post_once(row, posting, commit=owner or commit)
     if posted.journal_id is not None:
         return _journal(
             posted.journal_id,
@@ -462,8 +463,8 @@ def _post_once(
             row.created_by_id,
             None,
         )
-    # Nothing was written, and the transaction is over: the answer comes from what the
-    # statement locked and read, as on the other paths (execute).
+    # Nothing was written (and a transaction of the posting's own is over): the answer comes
+    # from what the statement locked and read, as on the other paths (execute).
     locks = _locks_of(posted.locked, [[(player,) for player in posted.players]] if known.players else [])
     existing: Journal | None = None
     refusal: WalletError | None = None

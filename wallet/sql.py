@@ -333,7 +333,7 @@ def _write_portable(
 _POST_PG = (
     "SELECT * FROM wallet_post(%s, %s::text[], %s::text[], %s::bigint[], %s::boolean[], %s::boolean[], "
     "%s, %s, %s::jsonb, %s, %s::timestamptz, %s::bigint, %s::integer[], %s::integer[], %s::bigint[], "
-    "%s::integer[], %s::integer, %s::integer, %s::integer)"
+    "%s::integer[], %s::integer, %s::integer, %s::integer, %s::boolean)"
 )
 
 
@@ -366,10 +366,11 @@ class OneStatement:
     member: int | None = None
 
 
-def post_once(journal: JournalRow, posting: OneStatement) -> Posted:
-    """Lock, check and write a posting in one statement, sent with the ``BEGIN`` and the
-    ``COMMIT`` of the transaction the caller owns (``statements.transaction``): one round trip.
-    PostgreSQL's fast path only."""
+def post_once(journal: JournalRow, posting: OneStatement, *, commit: bool) -> Posted:
+    """Lock, check and write a posting in one statement, in one round trip: with ``commit``, in
+    the transaction the posting owns (``statements.transaction``), sent with its ``BEGIN`` and
+    its ``COMMIT``; otherwise in the caller's transaction, which it leaves open. PostgreSQL's
+    fast path only."""
     accounts = posting.accounts
     owners = "{" + ",".join("NULL" if row[2] is None else str(int(row[2])) for row in accounts) + "}"
     params: list[Any] = [
@@ -390,8 +391,9 @@ def post_once(journal: JournalRow, posting: OneStatement) -> Posted:
         posting.pool,
         posting.capacity,
         posting.member,
+        commit,
     ]
-    (answer,) = statements.execute_many([(_POST_PG, params)], commit=True)
+    (answer,) = statements.execute_many([(_POST_PG, params)], commit=commit)
     ((journal_id, ids, kinds, refs, owner_ids, balances, versions, negatives, closed, players, *taken),) = (
         answer.rows
     )

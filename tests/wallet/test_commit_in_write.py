@@ -116,13 +116,15 @@ def test_inside_a_callers_transaction_the_posting_leaves_the_commit_to_it(sent):
 
     def pay_then_change_its_mind() -> None:
         with transaction.atomic():
-            transfer("pay:2", alice, bob, 2_500)
+            transfer("pay:2", alice, bob, 2_500)  # one statement, no COMMIT
+            assert sent[-1] == (["SELECT"], True, "", INTRANS)
+            transfer_in_two("pay:3", alice, bob, 2_500)
             assert sent[-1] == (["WITH"], False, "", INTRANS)
             raise RuntimeError("the caller changes its mind")
 
     with pytest.raises(RuntimeError):
         pay_then_change_its_mind()
-    assert not Journal.objects.filter(key="pay:2").exists()
+    assert not Journal.objects.filter(key__in=["pay:2", "pay:3"]).exists()
     assert wallet(alice) == 10_000
 
 

@@ -158,7 +158,7 @@ def test_it_locks_the_accounts_in_one_query_in_id_order(alice, bob):
         assert "FOR UPDATE" in query["sql"]
 
 
-def test_a_posting_is_three_statements_on_the_fast_path_and_six_on_the_portable_one(alice, bob):
+def test_a_posting_is_one_statement_on_the_fast_path_and_six_on_the_portable_one(alice, bob):
     fund(alice, 10000)
     fund(bob, 10000)
 
@@ -168,12 +168,16 @@ def test_a_posting_is_three_statements_on_the_fast_path_and_six_on_the_portable_
     statements = [
         q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
     ]
-    # Both paths: the lock, then the idempotency key's read (one round trip on PostgreSQL).
-    # PostgreSQL's fast path: then journal + transfers + entries + balances in one statement.
-    # The portable path (SQLite, or PostgreSQL with WALLET_FAST_PATH off): journal, transfers,
+    # PostgreSQL's fast path: its legs known before the lock, the posting locks, reads the key,
+    # checks and writes in one statement (wallet_post). The portable path (SQLite, or
+    # PostgreSQL with WALLET_FAST_PATH off): the lock, the key's read, then journal, transfers,
     # entries, balances.
-    assert len(statements) == (3 if sql.fast() else 6), statements
-    assert 'FROM wallet_journal WHERE "key" =' in statements[1]
+    if sql.fast():
+        assert len(statements) == 1, statements
+        assert statements[0].startswith("SELECT * FROM wallet_post(")
+    else:
+        assert len(statements) == 6, statements
+        assert 'FROM wallet_journal WHERE "key" =' in statements[1]
 
 
 def test_a_retry_is_answered_from_the_keys_read_with_no_plan_and_no_write(alice, bob):
@@ -211,7 +215,8 @@ def test_a_retry_is_answered_from_the_keys_read_with_no_plan_and_no_write(alice,
 
 def test_a_refused_plan_is_answered_from_the_keys_read_with_no_second_read(alice, bob):
     """A plan refused (the money is not there) after the key was read free with the lock is
-    refused as it stands: the lock and that read, and nothing else, reach the database."""
+    refused as it stands: the lock and that read, and nothing else, reach the database (on
+    PostgreSQL's fast path, the one statement that locks, reads and checks)."""
     fund(alice, 100)
     fund(bob, 100)  # both accounts exist: no creation, no second lock
     with CaptureQueriesContext(connection) as queries, pytest.raises(WalletError) as refused:
@@ -220,7 +225,7 @@ def test_a_refused_plan_is_answered_from_the_keys_read_with_no_second_read(alice
     statements = [
         q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))
     ]
-    assert len(statements) == 2, statements
+    assert len(statements) == (1 if sql.fast() else 2), statements
     assert not Journal.objects.filter(key="too-much").exists()
 
 

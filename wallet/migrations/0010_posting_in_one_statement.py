@@ -11,8 +11,8 @@ writes the journal, its transfers, their entries and the balances with the same 
 reads after the lock sees everything committed before the lock was granted.
 
 When it writes nothing (the key is taken, or a check refuses) it changes nothing: an account it
-created is deleted again, and the transaction's ``COMMIT`` does not wait for a flush of the
-log (it has nothing to keep). It returns the locked accounts as they were, the players and the
+created is deleted again, and the ``COMMIT`` of the posting's own transaction does not wait for
+a flush of the log (it has nothing to keep). It returns the locked accounts as they were, the players and the
 key's journal, so the ledger answers the refusal or the retry from them as the other paths do.
 
 Its queries are planned with sequential scans off (its ``SET``): a handful of rows read by key,
@@ -44,7 +44,8 @@ CREATE OR REPLACE FUNCTION wallet_post(
     p_open integer[],  -- accounts that must be open (places in p_refs)
     p_pool integer,  -- the account whose players are read (NULL: none)
     p_capacity integer,  -- refused with this many players in already (NULL: no limit)
-    p_member integer  -- refused unless this account is among the players (NULL: no check)
+    p_member integer,  -- refused unless this account is among the players (NULL: no check)
+    p_own boolean  -- the transaction is the posting's own (its COMMIT follows)
 ) RETURNS TABLE (
     journal_id bigint,  -- the journal written, NULL when nothing was
     ids bigint[], kinds text[], refs text[], owners bigint[], balances bigint[], versions bigint[],
@@ -212,11 +213,14 @@ BEGIN
         FROM wallet_journal jr WHERE jr."key" = p_key;
     END IF;
 
-    -- Nothing written: nothing to keep.
+    -- Nothing written: nothing to keep (and, in the posting's own transaction, its COMMIT
+    -- waits for no flush of the log; a caller's transaction keeps its own setting).
     IF cardinality(created) > 0 THEN
         DELETE FROM wallet_account WHERE id = ANY(created);
     END IF;
-    PERFORM set_config('synchronous_commit', 'off', true);
+    IF p_own THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
+    END IF;
     RETURN NEXT;
 END
 $$
@@ -224,7 +228,8 @@ $$
 
 BACKWARD = (
     "DROP FUNCTION IF EXISTS wallet_post(text, text[], text[], bigint[], boolean[], boolean[], text, text, "
-    "jsonb, text, timestamptz, bigint, integer[], integer[], bigint[], integer[], integer, integer, integer)"
+    "jsonb, text, timestamptz, bigint, integer[], integer[], bigint[], integer[], integer, integer, integer, "
+    "boolean)"
 )
 
 
