@@ -152,6 +152,7 @@ def confirm_deposit(provider_ref: str, *, by_user: User | None = None) -> Deposi
             accounts=[wallet, cashier],
             meta={"deposit": deposit.pk, "provider": deposit.provider, "provider_ref": provider_ref},
             plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, deposit.amount)]),
+            known=Known([Leg(cashier.ref, wallet.ref, deposit.amount)]),
             created_by_id=deposit.user_id,
             then=Then(
                 [
@@ -274,6 +275,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
             accounts=[wallet, hold],
             meta={"user": uid, "amount": payout, "request_key": request_key},
             plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, payout)]),
+            known=Known([Leg(wallet.ref, hold.ref, payout)]),
             created_by_id=uid,
             then=None if tax else inserting,
             commit=own and not tax,
@@ -288,6 +290,7 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
                 accounts=[wallet, tax_account],
                 meta={"user": uid, "asked": amount, "tax": tax, "request_key": request_key},
                 plan=lambda _locks: Plan([Leg(wallet.ref, tax_account.ref, tax)]),
+                known=Known([Leg(wallet.ref, tax_account.ref, tax)]),
                 created_by_id=uid,
                 then=inserting,
                 commit=own,

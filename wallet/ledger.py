@@ -34,7 +34,8 @@ from datetime import UTC
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import transaction as django_transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -359,12 +360,12 @@ def execute(
     accounts = list(accounts)
     if (
         known is not None
-        and then is None
+        and (then is None or commit)
         and reverses_id is None
         and len(reads) == (known.players is not None)
         and sql.fast()
     ):
-        answered = _post_once(row, meta, accounts, known, plan, commit)
+        answered = _post_once(row, meta, accounts, known, plan, commit, then)
         if answered is not None:
             return answered
     # No savepoint: a refusal (WalletError) is raised after the block, when nothing but empty
@@ -426,6 +427,7 @@ def _post_once(
     known: Known,
     plan: Callable[[Locks], Plan],
     commit: bool,
+    then: Then | None,
 ) -> Journal | None:
     """:func:`execute` of a :class:`Known` posting in one statement (PostgreSQL), or None for
     the two-round-trip path (a posting the statement cannot take, a plan it disagrees with)."""
@@ -450,8 +452,14 @@ def _post_once(
         member=None if known.member is None else places[known.member],
     )
     with statements.transaction() as owner:
-        posted = sql.post_once(row, posting, commit=owner or commit)
+        posted = sql.post_once(row, posting, commit=owner or commit, then=then or ())
+        if posted.aborted and owner:  # nothing to keep, and nothing can follow
+            connections[DEFAULT_DB_ALIAS].rollback()
+        elif posted.aborted:
+            django_transaction.set_rollback(True)
     if posted.journal_id is not None:
+        if then is not None:
+            then.rows = posted.followed
         return _journal(
             posted.journal_id,
             row.key,
@@ -466,6 +474,8 @@ def _post_once(
     # Nothing was written (and a transaction of the posting's own is over): the answer comes
     # from what the statement locked and read, as on the other paths (execute).
     locks = _locks_of(posted.locked, [[(player,) for player in posted.players]] if known.players else [])
+    if posted.taken and posted.aborted:
+        raise AssertionError(f"ledger bug: the key taken under the caller's lock ({row.key!r})")
     existing: Journal | None = None
     refusal: WalletError | None = None
     key_free = False
@@ -475,6 +485,8 @@ def _post_once(
         if never_held:
             raise WalletError(Code.NOT_FOUND, f"No money is held for {', '.join(never_held)}.")
         if missing:  # created and gone again under a race: the other path
+            if posted.aborted:  # pragma: no cover - (with statements to follow, an error)
+                raise AssertionError(f"ledger bug: {row.key!r} lost an account it created")
             return None
         _check_kinds(wanted, locks)
         if posted.taken:
@@ -482,6 +494,8 @@ def _post_once(
         else:
             key_free = True
             _apply(plan(locks), locks, row.currency)
+            if posted.aborted:  # pragma: no cover - the statement and the plan disagree
+                raise AssertionError(f"ledger bug: {row.key!r} refused in one statement, not by its plan")
             return None  # the statement refused what the plan takes: the other path decides
     except WalletError as error:
         existing, refusal = (None, None) if key_free else _existing_of(posted.taken, row.content_hash)

@@ -18,12 +18,13 @@ Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContex
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 
 from hotpath import statements
 
@@ -333,7 +334,7 @@ def _write_portable(
 _POST_PG = (
     "SELECT * FROM wallet_post(%s, %s::text[], %s::text[], %s::bigint[], %s::boolean[], %s::boolean[], "
     "%s, %s, %s::jsonb, %s, %s::timestamptz, %s::bigint, %s::integer[], %s::integer[], %s::bigint[], "
-    "%s::integer[], %s::integer, %s::integer, %s::integer, %s::boolean)"
+    "%s::integer[], %s::integer, %s::integer, %s::integer, %s::boolean, %s::boolean)"
 )
 
 
@@ -348,6 +349,11 @@ class Posted:
     locked: list[tuple[Any, ...]]
     players: list[int]
     taken: list[tuple[Any, ...]]
+    #: The rows of the caller's statements that followed the write.
+    followed: list[list[tuple[Any, ...]]]
+    #: With statements to follow, writing nothing failed the statement: the transaction is
+    #: aborted (``taken`` then holds an empty row when the key was taken).
+    aborted: bool = False
 
 
 @dataclass(frozen=True)
@@ -366,11 +372,15 @@ class OneStatement:
     member: int | None = None
 
 
-def post_once(journal: JournalRow, posting: OneStatement, *, commit: bool) -> Posted:
+def post_once(
+    journal: JournalRow, posting: OneStatement, *, commit: bool, then: Sequence[Read] = ()
+) -> Posted:
     """Lock, check and write a posting in one statement, in one round trip: with ``commit``, in
     the transaction the posting owns (``statements.transaction``), sent with its ``BEGIN`` and
-    its ``COMMIT``; otherwise in the caller's transaction, which it leaves open. PostgreSQL's
-    fast path only."""
+    its ``COMMIT``; otherwise in the caller's transaction, which it leaves open. ``then`` (the
+    caller's statements, ``wallet.ledger.Then``) follow the write in the round trip; when the
+    posting writes nothing, they do not run and the transaction is aborted. PostgreSQL's fast
+    path only."""
     accounts = posting.accounts
     owners = "{" + ",".join("NULL" if row[2] is None else str(int(row[2])) for row in accounts) + "}"
     params: list[Any] = [
@@ -392,9 +402,19 @@ def post_once(journal: JournalRow, posting: OneStatement, *, commit: bool) -> Po
         posting.capacity,
         posting.member,
         commit,
+        bool(then),
     ]
-    (answer,) = statements.execute_many([(_POST_PG, params)], commit=commit)
-    ((journal_id, ids, kinds, refs, owner_ids, balances, versions, negatives, closed, players, *taken),) = (
+    try:
+        answer, *followed = statements.execute_many([(_POST_PG, params), *then], commit=commit)
+    except DatabaseError as error:
+        cause = error.__cause__
+        if not then or getattr(cause, "sqlstate", None) != "WL001":
+            raise
+        detail = json.loads(cause.diag.message_detail or "{}")  # type: ignore[union-attr]
+        locked = list(zip(*(column or () for column in detail["locked"]), strict=True))
+        taken: list[tuple[Any, ...]] = [()] if detail["taken"] else []
+        return Posted(None, locked, list(detail["players"] or ()), taken, [], aborted=True)
+    ((journal_id, ids, kinds, refs, owner_ids, balances, versions, negatives, closed, players, *key),) = (
         answer.rows
     )
     locked = list(
@@ -414,5 +434,6 @@ def post_once(journal: JournalRow, posting: OneStatement, *, commit: bool) -> Po
         None if journal_id is None else int(journal_id),
         locked,
         list(players or ()),
-        [tuple(taken)] if taken[0] is not None else [],
+        [tuple(key)] if key[0] is not None else [],
+        [result.rows for result in followed],
     )

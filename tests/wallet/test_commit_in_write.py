@@ -291,8 +291,8 @@ def test_a_deposit_is_confirmed_with_its_journal_in_one_round_trip(sent):
     confirmed = cashier.confirm_deposit(deposit.provider_ref)
     assert sent == [
         (["SELECT"], True, "", INTRANS),  # BEGIN and the deposit's lock
-        (["SELECT", "SELECT"], False, "", INTRANS),  # the accounts' lock and the key's read
-        (["WITH", "UPDATE"], False, "COMMIT", IDLE),  # the write, the deposit confirmed, the COMMIT
+        # wallet_post (lock, key, checks, write), the deposit confirmed, the COMMIT
+        (["SELECT", "UPDATE"], False, "COMMIT", IDLE),
     ]
     stored = Deposit.objects.get(pk=deposit.pk)
     assert stored.status == Deposit.Status.CONFIRMED
@@ -312,8 +312,7 @@ def test_a_withdrawal_is_inserted_with_its_hold_in_one_round_trip(sent):
     withdrawal = cashier.request_withdrawal(alice, 40_000, request_key="w1")
     assert [(words, commit, state) for words, _, commit, state in sent] == [
         (["SELECT", "SELECT", "SELECT"], "", INTRANS),  # the player's lock, identity, earlier
-        (["SELECT", "SELECT"], "", INTRANS),  # the accounts' lock and the key's read
-        (["WITH", "INSERT"], "COMMIT", IDLE),  # the hold's write, the withdrawal, the COMMIT
+        (["SELECT", "INSERT"], "COMMIT", IDLE),  # wallet_post (the hold), the withdrawal, COMMIT
     ]
     stored = Withdrawal.objects.get(user_id=alice.pk, request_key="w1")
     assert stored.pk == withdrawal.pk
@@ -370,3 +369,28 @@ def test_statements_to_follow_a_write_whose_key_was_taken_fail_it_and_nothing_is
     assert Journal.objects.filter(key="pay:taken").get().pk == first.pk
     assert (wallet(alice), wallet(bob)) == (9_900, 100)
     assert connection.is_usable()
+
+
+def test_a_refused_posting_with_statements_to_follow_runs_none_of_them(sent):
+    """In one statement with the caller's statements after it (a withdrawal inserted with its
+    hold), a refusal fails the statement so that they do not run: the refusal is answered as
+    on the other paths, nothing is kept, and the connection is as it was."""
+    from wallet import cashier
+    from wallet.models import Withdrawal
+
+    alice = make_user("alice")  # (her identity verified)
+    fund(alice, 50_000)
+    cashier.request_withdrawal(alice, 20_000, request_key="w0")  # her hold account exists from here on
+    sent.clear()
+    with pytest.raises(WalletError) as refused:
+        cashier.request_withdrawal(alice, 40_000, request_key="w1")
+    assert refused.value.code == "insufficient_funds"
+    assert refused.value.message == "Your wallet balance is ₹300.00; this needs ₹400.00."
+    assert [(words, commit) for words, _, commit, _ in sent][-1] == (["SELECT", "INSERT"], "COMMIT")
+    assert connection.connection.info.transaction_status == IDLE
+    assert connection.get_autocommit()
+    assert not Withdrawal.objects.filter(user_id=alice.pk, request_key="w1").exists()
+    assert not Journal.objects.filter(key=f"withdrawal_hold:{alice.pk}:w1").exists()
+    assert wallet(alice) == 30_000
+    assert cashier.request_withdrawal(alice, 30_000, request_key="w1").amount == 30_000  # then it fits
+    assert wallet(alice) == 0

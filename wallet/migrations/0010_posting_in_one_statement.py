@@ -15,6 +15,10 @@ created is deleted again, and the ``COMMIT`` of the posting's own transaction do
 a flush of the log (it has nothing to keep). It returns the locked accounts as they were, the players and the
 key's journal, so the ledger answers the refusal or the retry from them as the other paths do.
 
+With the caller's statements to follow it (``wallet.ledger.Then``), writing nothing is an
+error (SQLSTATE ``WL001``), so that they do not run; its detail holds what the ledger answers
+from, as JSON.
+
 Its queries are planned with sequential scans off (its ``SET``): a handful of rows read by key,
 whose plans are kept for the connection even if made while the tables are a few pages.
 SQLite has no such function: it runs the portable path.
@@ -45,7 +49,8 @@ CREATE OR REPLACE FUNCTION wallet_post(
     p_pool integer,  -- the account whose players are read (NULL: none)
     p_capacity integer,  -- refused with this many players in already (NULL: no limit)
     p_member integer,  -- refused unless this account is among the players (NULL: no check)
-    p_own boolean  -- the transaction is the posting's own (its COMMIT follows)
+    p_own boolean,  -- the transaction is the posting's own (its COMMIT follows)
+    p_strict boolean  -- the caller's statements follow: writing nothing is an error (WL001)
 ) RETURNS TABLE (
     journal_id bigint,  -- the journal written, NULL when nothing was
     ids bigint[], kinds text[], refs text[], owners bigint[], balances bigint[], versions bigint[],
@@ -218,6 +223,12 @@ BEGIN
     IF cardinality(created) > 0 THEN
         DELETE FROM wallet_account WHERE id = ANY(created);
     END IF;
+    IF p_strict THEN
+        -- What follows must not run: fail, with what the ledger answers from.
+        RAISE EXCEPTION 'wallet_post: nothing written for %', p_key USING ERRCODE = 'WL001',
+            DETAIL = json_build_object('locked', json_build_array(ids, kinds, refs, owners, balances,
+                versions, negatives, closed), 'players', players, 'taken', taken_id IS NOT NULL)::text;
+    END IF;
     IF p_own THEN
         PERFORM set_config('synchronous_commit', 'off', true);
     END IF;
@@ -229,7 +240,7 @@ $$
 BACKWARD = (
     "DROP FUNCTION IF EXISTS wallet_post(text, text[], text[], bigint[], boolean[], boolean[], text, text, "
     "jsonb, text, timestamptz, bigint, integer[], integer[], bigint[], integer[], integer, integer, integer, "
-    "boolean)"
+    "boolean, boolean)"
 )
 
 
