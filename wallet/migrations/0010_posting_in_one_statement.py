@@ -81,25 +81,36 @@ DECLARE
     u_balance bigint[] := '{}';
     u_version bigint[] := '{}';
     moved bigint;
+    r record;
 BEGIN
     FOR attempt IN 1..2 LOOP
-        SELECT array_agg(l.id ORDER BY l.id), array_agg(l.kind ORDER BY l.id),
-            array_agg(l.ref ORDER BY l.id), array_agg(l.owner_id ORDER BY l.id),
-            array_agg(l.balance ORDER BY l.id), array_agg(l.version ORDER BY l.id),
-            array_agg(l.allow_negative ORDER BY l.id), array_agg(l.closed_at IS NOT NULL ORDER BY l.id)
-        INTO ids, kinds, refs, owners, balances, versions, negatives, closed
-        FROM (
-            SELECT w.id, w.kind, w.ref, w.owner_id, w.balance, w.version, w.allow_negative, w.closed_at
+        ids := '{}'; kinds := '{}'; refs := '{}'; owners := '{}'; balances := '{}'; versions := '{}';
+        negatives := '{}'; closed := '{}';
+        FOR r IN
+            SELECT w.id, w.kind, w.ref, w.owner_id, w.balance, w.version, w.allow_negative,
+                w.closed_at IS NOT NULL AS is_closed
             FROM wallet_account w WHERE w.currency = p_currency AND w.ref = ANY(p_refs)
             ORDER BY w.id FOR UPDATE
-        ) l;
-        missing := ARRAY(SELECT i FROM generate_subscripts(p_refs, 1) i
-                         WHERE refs IS NULL OR NOT p_refs[i] = ANY(refs));
-        EXIT WHEN cardinality(missing) = 0 OR attempt = 2;
-        IF EXISTS (SELECT 1 FROM unnest(missing) i WHERE p_held[i]) THEN
-            refused := true;  -- a seat never held: not_found
-            EXIT;
-        END IF;
+        LOOP
+            ids := ids || r.id;
+            kinds := kinds || r.kind::text;
+            refs := refs || r.ref::text;
+            owners := owners || r.owner_id;
+            balances := balances || r.balance;
+            versions := versions || r.version;
+            negatives := negatives || r.allow_negative;
+            closed := closed || r.is_closed;
+        END LOOP;
+        missing := '{}';
+        FOR i IN 1..n LOOP
+            IF array_position(refs, p_refs[i]) IS NULL THEN
+                missing := missing || i;
+                IF p_held[i] THEN
+                    refused := true;  -- a seat never held: not_found
+                END IF;
+            END IF;
+        END LOOP;
+        EXIT WHEN cardinality(missing) = 0 OR attempt = 2 OR refused;
         WITH made AS (
             INSERT INTO wallet_account
                 (kind, currency, ref, owner_id, allow_negative, balance, version, created_at)
@@ -118,12 +129,15 @@ BEGIN
     FROM wallet_journal jr WHERE jr."key" = p_key;
 
     IF NOT refused THEN
-        place := ARRAY(SELECT array_position(refs, p_refs[i]) FROM generate_subscripts(p_refs, 1) i);
-        refused := EXISTS (
-            SELECT 1 FROM generate_subscripts(p_refs, 1) i
-            WHERE place[i] IS NULL OR kinds[place[i]] <> p_kinds[i]
-                OR (p_owners[i] IS NOT NULL AND owners[place[i]] IS DISTINCT FROM p_owners[i])
-        );
+        place := '{}';
+        FOR i IN 1..n LOOP
+            d := array_position(refs, p_refs[i]);
+            place := place || d;
+            IF d IS NULL OR kinds[d] <> p_kinds[i]
+                OR (p_owners[i] IS NOT NULL AND owners[d] IS DISTINCT FROM p_owners[i]) THEN
+                refused := true;  -- wrong_account
+            END IF;
+        END LOOP;
     END IF;
     IF NOT refused AND taken_id IS NULL THEN
         IF p_pool IS NOT NULL THEN
@@ -138,8 +152,10 @@ BEGIN
             refused := (p_capacity IS NOT NULL AND cardinality(players) >= p_capacity)
                 OR (p_member IS NOT NULL AND NOT ids[place[p_member]] = ANY(players));
         END IF;
-        refused := refused OR cardinality(p_amounts) = 0
-            OR EXISTS (SELECT 1 FROM unnest(p_open) i WHERE closed[place[i]]);
+        refused := refused OR cardinality(p_amounts) = 0;
+        FOREACH d IN ARRAY p_open LOOP
+            refused := refused OR closed[place[d]];
+        END LOOP;
         bal := balances;
         ver := versions;
         touched := array_fill(false, ARRAY[cardinality(ids)]);
