@@ -399,6 +399,10 @@ WALLET_SECOND_APPROVAL_OVER = env_int("WALLET_SECOND_APPROVAL_OVER", 10_000_00, 
 # takes. Both pass the same ledger tests; docs/PERFORMANCE.md ("The two posting paths") measures
 # the difference.
 WALLET_FAST_PATH = env_bool("WALLET_FAST_PATH", True)
+# On the fast path, a posting whose legs are known before the lock is one statement
+# (wallet_post, docs/WALLET.md "The one write path"); off, it takes the two round trips every
+# other posting takes (to measure one against the other: docs/PERFORMANCE.md, "The ledger").
+WALLET_ONE_STATEMENT = env_bool("WALLET_ONE_STATEMENT", True)
 # The hot paths' statements (a move, a posting, a deposit) run as server-side prepared statements
 # on PostgreSQL (hotpath/statements.py); 0 behind a pooler that cannot keep them (pgbouncer in transaction
 # mode before 1.21).

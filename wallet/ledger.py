@@ -364,6 +364,7 @@ def execute(
         and reverses_id is None
         and len(reads) == (known.players is not None)
         and sql.fast()
+        and getattr(settings, "WALLET_ONE_STATEMENT", True)
     ):
         answered = _post_once(row, meta, accounts, known, plan, commit, then)
         if answered is not None:

@@ -94,6 +94,17 @@ def test_a_posting_of_known_legs_is_one_statement_with_its_begin_and_commit(sent
     assert not Journal.objects.filter(key="pay:2").exists()
 
 
+def test_without_the_one_statement_a_posting_of_known_legs_takes_two_round_trips(sent, settings):
+    settings.WALLET_ONE_STATEMENT = False
+    alice, bob = make_user("alice"), make_user("bob")
+    fund(alice, 10_000)
+    transfer("pay:0", alice, bob, 500)  # both accounts exist from here on
+    sent.clear()
+    transfer("pay:1", alice, bob, 2_500)
+    assert sent == [(["SELECT", "SELECT"], True, "", INTRANS), (["WITH"], False, "COMMIT", IDLE)]
+    assert (wallet(alice), wallet(bob)) == (7_000, 3_000)
+
+
 def test_a_posting_that_owns_its_transaction_commits_with_its_write(sent):
     alice, bob = make_user("alice"), make_user("bob")
     fund(alice, 10_000)
