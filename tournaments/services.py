@@ -54,7 +54,17 @@ from tournaments import engine
 from tournaments.engine import Status, Step, TournamentRuleError
 from tournaments.models import Registration, Round, RoundTable, StaffRequest, Tournament
 from wallet.errors import Code, WalletError
-from wallet.ledger import Leg, Locks, Plan, cashier_spec, execute, house_spec, pool_spec, user_spec
+from wallet.ledger import (
+    AccountSpec,
+    Leg,
+    Locks,
+    Plan,
+    cashier_spec,
+    execute,
+    house_spec,
+    pool_spec,
+    user_spec,
+)
 from wallet.limits import check_stake
 from wallet.models import Currency, JournalKind
 
@@ -672,45 +682,37 @@ def _finish(tournament: Tournament) -> None:
     _publish(tournament, "finished", winner=ranked[0], pool=money.pool, prizes=list(prizes))
 
 
+def _move(
+    key: str, kind: JournalKind, source: AccountSpec, to: AccountSpec, amount: int, meta: dict[str, Any]
+) -> None:
+    """One fixed leg of a tournament's money, ``amount`` from ``source`` to ``to`` (account specs)."""
+    legs = [Leg(source.ref, to.ref, amount)]
+    execute(
+        key=key,
+        kind=kind,
+        currency=source.currency,
+        accounts=[source, to],
+        meta={**meta, "variant": "tournament"},
+        plan=lambda _locks: Plan(legs),
+        legs_for_hash=legs,
+    )
+
+
 def _pay_out(tournament: Tournament, money: engine.PrizePool, prizes: Sequence[tuple[int, int]]) -> None:
     currency = Currency(tournament.currency)
     pool = pool_spec(tournament.pool_ref, currency)
     meta = {"pool": tournament.pool_ref, "tournament": tournament.pk}
     if money.rake:
         house = house_spec(tournament.ref, currency)
-        legs = [Leg(pool.ref, house.ref, money.rake)]
-        execute(
-            key=f"rake:{tournament.ref}",
-            kind=JournalKind.RAKE,
-            currency=currency,
-            accounts=[pool, house],
-            meta={
-                **meta,
-                "rake_percent": tournament.rake_percent,
-                "buy_ins": money.buy_ins,
-                "variant": "tournament",
-            },
-            plan=lambda _locks: Plan(legs),
-            legs_for_hash=legs,
-        )
+        extra = {"rake_percent": tournament.rake_percent, "buy_ins": money.buy_ins}
+        _move(f"rake:{tournament.ref}", JournalKind.RAKE, pool, house, money.rake, {**meta, **extra})
     if money.overlay:
         # The house's own money enters the ledger through the cashier, the one account that
         # may go below zero (as practice chips do): no rake balance is assumed to cover it.
         source = cashier_spec(tournament.pk, currency)
-        legs = [Leg(source.ref, pool.ref, money.overlay)]
-        execute(
-            key=f"overlay:{tournament.ref}",
-            kind=JournalKind.OVERLAY,
-            currency=currency,
-            accounts=[source, pool],
-            meta={
-                **meta,
-                "guarantee": tournament.guarantee,
-                "overlay": money.overlay,
-                "variant": "tournament",
-            },
-            plan=lambda _locks: Plan(legs),
-            legs_for_hash=legs,
+        extra = {"guarantee": tournament.guarantee, "overlay": money.overlay}
+        _move(
+            f"overlay:{tournament.ref}", JournalKind.OVERLAY, source, pool, money.overlay, {**meta, **extra}
         )
     paid = [(player, prize) for player, prize in prizes if prize > 0]
     wallets = [user_spec(player, currency) for player, _ in paid]
