@@ -278,7 +278,8 @@ def test_a_withdrawal_is_inserted_with_its_hold_in_one_round_trip(sent):
     sent.clear()
     withdrawal = cashier.request_withdrawal(alice, 40_000, request_key="w1")
     assert [(words, commit, state) for words, _, commit, state in sent] == [
-        (["SELECT", "SELECT", "SELECT"], "", INTRANS),  # the player's lock, identity, earlier
+        # the player's lock, identity, earlier requests, and the risk desk's freeze
+        (["SELECT", "SELECT", "SELECT", "SELECT"], "", INTRANS),
         (["SELECT", "SELECT"], "", INTRANS),  # the accounts' lock and the key's read
         (["WITH", "INSERT"], "COMMIT", IDLE),  # the hold's write, the withdrawal, the COMMIT
     ]
