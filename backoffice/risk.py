@@ -113,6 +113,12 @@ def _chosen(case: Case, user_ids: Iterable[int]) -> list[User]:
     return [u for pk, u in subjects.items() if pk in wanted]
 
 
+def _record_on(user: User, action: AuditAction, case: Case, reason: str, by_user: Any) -> None:
+    """The audit row of an action on one of a case's players: it targets the player (so it shows
+    on their page too) and names the case."""
+    record(by_user, action, f"user:{user.pk}", reason, case=case.pk, username=user.username)
+
+
 def _raise_to(case: Case, status: str) -> None:
     """Move the case up to ``status`` (never down: a warning after a freeze leaves it frozen)."""
     if STATUS_ORDER.index(status) > STATUS_ORDER.index(case.status):
@@ -129,14 +135,7 @@ def dismiss(case_id: int, reason: str, by_user: Any) -> Case:
             held = freezes.current(user)
             if held is not None and held.case_ref == target(case):
                 freezes.lift(user, reason, by=by_user)
-                record(
-                    by_user,
-                    AuditAction.LIFT_FREEZE,
-                    f"user:{user.pk}",
-                    reason,
-                    case=case.pk,
-                    username=user.username,
-                )
+                _record_on(user, AuditAction.LIFT_FREEZE, case, reason, by_user)
         case.status = "dismissed"
         case.save(update_fields=["status", "updated_at"])
         record(by_user, AuditAction.DISMISS_CASE, target(case), reason)
@@ -153,14 +152,7 @@ def warn(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> li
             given.append(
                 CaseWarning.objects.create(user=user, case=case, message=WARNING_MESSAGE, given_by=by_user)
             )
-            record(
-                by_user,
-                AuditAction.WARN_PLAYER,
-                f"user:{user.pk}",
-                reason,
-                case=case.pk,
-                username=user.username,
-            )
+            _record_on(user, AuditAction.WARN_PLAYER, case, reason, by_user)
         _raise_to(case, "warned")
     return given
 
@@ -175,14 +167,7 @@ def freeze(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any) -> 
                 freezes.freeze(user, reason, by=by_user, case_ref=target(case))
             except ProtectionError as error:
                 raise GameError(error.code, f"{user.username}: {error.message}") from None
-            record(
-                by_user,
-                AuditAction.FREEZE_MONEY,
-                f"user:{user.pk}",
-                reason,
-                case=case.pk,
-                username=user.username,
-            )
+            _record_on(user, AuditAction.FREEZE_MONEY, case, reason, by_user)
         _raise_to(case, "frozen")
     return case
 
@@ -198,14 +183,7 @@ def lift_freeze(case_id: int, user_ids: Iterable[int], reason: str, by_user: Any
                 freezes.lift(user, reason, by=by_user)
             except ProtectionError as error:
                 raise GameError(error.code, f"{user.username}: {error.message}") from None
-            record(
-                by_user,
-                AuditAction.LIFT_FREEZE,
-                f"user:{user.pk}",
-                reason,
-                case=case.pk,
-                username=user.username,
-            )
+            _record_on(user, AuditAction.LIFT_FREEZE, case, reason, by_user)
         if case.status == "frozen" and not any(freezes.is_frozen(u) for u in case.subjects.all()):
             case.status = "open"
         case.save(update_fields=["status", "updated_at"])
@@ -225,14 +203,7 @@ def close_accounts(case_id: int, user_ids: Iterable[int], reason: str, by_user: 
             user.is_active = False
             user.save(update_fields=["is_active"])
             revoke_everything(user)
-            record(
-                by_user,
-                AuditAction.CLOSE_ACCOUNT,
-                f"user:{user.pk}",
-                reason,
-                case=case.pk,
-                username=user.username,
-            )
+            _record_on(user, AuditAction.CLOSE_ACCOUNT, case, reason, by_user)
         _raise_to(case, "closed")
     return case
 

@@ -10,6 +10,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,19 +40,43 @@ def scratch_site(database: Path) -> dict[str, str]:
     return env
 
 
+@contextmanager
+def scratch_daphne(env: dict[str, str], log_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """A daphne of ``env`` on a free port, its output in ``log_path``; its port and process,
+    stopped (killed if it will not stop) after the block."""
+    port = free_port()
+    with log_path.open("wb") as log:
+        daphne = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "rummysite.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_port(port, daphne)
+            yield port, daphne
+        finally:
+            daphne.terminate()
+            try:
+                daphne.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                daphne.kill()
+                daphne.wait(timeout=10)
+
+
 def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
     env = scratch_site(tmp_path / "load.sqlite3")
-    port = free_port()
-    log = (tmp_path / "daphne.log").open("wb")
-    daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "rummysite.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_port(port, daphne)
+    with scratch_daphne(env, tmp_path / "daphne.log") as (port, daphne):
         before = open_sockets(daphne.pid)
         figures = tmp_path / "figures.json"
         run = subprocess.run(
@@ -103,13 +129,6 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
         with sqlite3.connect(tmp_path / "load.sqlite3") as database:
             statuses = [row[0] for row in database.execute("SELECT status FROM games_table")]
         assert statuses == ["cancelled"] * (1 + 3), statuses
-    finally:
-        daphne.terminate()
-        try:
-            daphne.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daphne.kill()
-            daphne.wait(timeout=10)
 
 
 def test_players_who_arrive_through_the_site_fill_the_tables_and_keep_arriving(tmp_path: Path):
@@ -117,17 +136,7 @@ def test_players_who_arrive_through_the_site_fill_the_tables_and_keep_arriving(t
     play now over HTTP (nothing through the database), and more arrive during the step."""
     env = scratch_site(tmp_path / "arrive.sqlite3")
     env.update(API_THROTTLE_ANON="100000/min", API_THROTTLE_USER="100000/min")
-    port = free_port()
-    log = (tmp_path / "daphne.log").open("wb")
-    daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "rummysite.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_port(port, daphne)
+    with scratch_daphne(env, tmp_path / "daphne.log") as (port, _):
         figures = tmp_path / "figures.json"
         run = subprocess.run(
             [
@@ -162,13 +171,6 @@ def test_players_who_arrive_through_the_site_fill_the_tables_and_keep_arriving(t
             deposits = database.execute("SELECT count(*) FROM wallet_deposit").fetchone()[0]
         assert arrived >= 4 + step["arrivals"], "the tables' four players and the ones during the step"
         assert deposits >= arrived - 1, "each paid in through the sandbox"
-    finally:
-        daphne.terminate()
-        try:
-            daphne.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daphne.kill()
-            daphne.wait(timeout=10)
 
 
 def test_tables_are_spread_over_the_interval_unless_in_lockstep():

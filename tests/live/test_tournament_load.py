@@ -10,25 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live.test_loadtest import scratch_site
-from tests.live.test_multiprocess import ROOT, free_port, wait_for_port
+from tests.live.test_loadtest import scratch_daphne, scratch_site
+from tests.live.test_multiprocess import ROOT
 
 
 def test_a_small_tournament_is_registered_seated_and_played_through_two_rounds(tmp_path: Path):
     """R-TOUR-3: 12 players at tables of 3, one through from each: round 1 at 4 tables, round 2
     at 2, each player finding their table from the seating frame of their own page socket."""
     env = scratch_site(tmp_path / "load.sqlite3")
-    port = free_port()
-    log = (tmp_path / "daphne.log").open("wb")
-    daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "rummysite.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_port(port, daphne)
+    with scratch_daphne(env, tmp_path / "daphne.log") as (port, _):
         figures = tmp_path / "tournament.json"
         run = subprocess.run(
             [
@@ -61,6 +51,3 @@ def test_a_small_tournament_is_registered_seated_and_played_through_two_rounds(t
         assert report["others_tables"] == 2
         assert len(report["reseat_seconds"]) == 2
         assert report["end"] == "voided"
-    finally:
-        daphne.terminate()
-        daphne.wait(timeout=20)
