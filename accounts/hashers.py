@@ -1,6 +1,8 @@
 """The password hashers: Argon2id at the parameters OWASP recommends for new passwords, and
 Django's PBKDF2 to check the passwords stored before it (each upgraded to Argon2id at its
-next log-in); both hand the thread's pooled database connection back while they work.
+next log-in); both hand the thread's pooled database connection back while they work, and
+Argon2's work runs where ``accounts.password_work`` puts it (processes of its own, below the
+tables' priority, under ``make run-prod``).
 
 Argon2id with 19 MiB of memory, two passes and one lane (OWASP's Password Storage Cheat Sheet)
 is memory-hard where PBKDF2 is not, and costs a few tens of milliseconds of CPU where Django's
@@ -19,10 +21,16 @@ before they open one (``accounts.registration.register``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django.conf import settings
 from django.contrib.auth import hashers
 from django.db import connection
+
+from accounts import password_work
+
+T = TypeVar("T")
 
 
 def _hand_back_the_connection() -> None:
@@ -44,15 +52,30 @@ class Argon2PasswordHasher(hashers.Argon2PasswordHasher):
 
     def encode(self, password: str, salt: str) -> str:
         _hand_back_the_connection()
-        return super().encode(password, salt)
+        params = self.params()
+        data = _work(
+            password_work.hash_secret,
+            password.encode(),
+            salt.encode(),
+            params.time_cost,
+            params.memory_cost,
+            params.parallelism,
+            params.hash_len,
+        )
+        return "argon2" + data.decode("ascii")
 
     def verify(self, password: str, encoded: str) -> bool:
         _hand_back_the_connection()
-        return bool(super().verify(password, encoded))
+        algorithm, rest = encoded.split("$", 1)
+        if algorithm != "argon2":
+            return False
+        return _work(password_work.verify, "$" + rest, password)
 
-    def harden_runtime(self, password: str, encoded: str) -> Any:
-        _hand_back_the_connection()
-        return super().harden_runtime(password, encoded)
+
+def _work(function: Callable[..., T], *args: object) -> T:
+    """Argon2's work where the settings put it: ``PASSWORD_HASH_PROCESSES`` processes of its
+    own (``accounts.password_work``), or this thread."""
+    return password_work.run(settings.PASSWORD_HASH_PROCESSES, settings.PASSWORD_HASH_NICE, function, *args)
 
 
 class PBKDF2PasswordHasher(hashers.PBKDF2PasswordHasher):

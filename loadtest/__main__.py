@@ -79,6 +79,12 @@ class Step:
         return 1000 * sum(self.server_cpu.values()) / self.actions if self.actions else 0.0
 
     @property
+    def cpu_per_1000_without_hashing(self) -> float:
+        """The same without the password hashing's processes (``--arrive``: the arrivals' Argon2)."""
+        spent = sum(seconds for role, seconds in self.server_cpu.items() if role != "hashing")
+        return 1000 * spent / self.actions if self.actions else 0.0
+
+    @property
     def clean(self) -> bool:
         return not (self.errors or self.closes or self.missing or self.gaps or self.arrival_failures)
 
@@ -400,7 +406,13 @@ def main(argv: list[str] | None = None) -> int:
         "--arrive",
         action="store_true",
         help="bring the players in through the site (sign-up, log-in, deposit, play now) and keep"
-        " them arriving during each step, one a second per 10 tables (loadtest.arrivals)",
+        " them arriving during each step, --arrivals a second per 10 tables (loadtest.arrivals)",
+    )
+    parser.add_argument(
+        "--arrivals",
+        type=float,
+        default=1.0,
+        help="with --arrive, new players a second for every 10 tables during a step (1)",
     )
     parser.add_argument(
         "--memory-every",
@@ -499,7 +511,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             layout = seat_tables(tables, args.seats)
         gauge = connection_gauge()
-        arriving = Arrivals(args.url, pace) if args.arrive else None
+        arriving = None
+        if args.arrive and args.arrivals > 0:
+            arriving = Arrivals(args.url, args.arrivals * tables / 10)
         memory = procs.MemoryGauge(port, args.memory_every or 10**6)
         try:
             memory.start()
@@ -584,10 +598,15 @@ def print_ratios(
             if own is not None
             else ""
         )
+        hashing = (
+            f"  without the hashing x{step.cpu_per_1000_without_hashing / per_action:5.1f}"
+            if "hashing" in step.server_cpu
+            else ""
+        )
         print(
             f"  {step.tables:5} tables  ack p50 x{step.ack_p50 / max(echo.ack_p50, 0.01):5.1f}"
             f"  ack p99 x{step.ack_p99 / max(echo.ack_p99, 0.01):5.1f}"
-            f"  cpu/action x{step.cpu_per_1000 / per_action:5.1f}{split}"
+            f"  cpu/action x{step.cpu_per_1000 / per_action:5.1f}{split}{hashing}"
         )
     if own is not None:
         print(

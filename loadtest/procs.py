@@ -1,9 +1,10 @@
 """CPU seconds of the server's processes, read from /proc (Linux), so a step can report the
 server's CPU per 1,000 actions without touching the server.
 
-The server is every process whose command line matches: daphne on the port under test, the
-Celery worker and beat of ``rummysite``, and PostgreSQL backends connected to the server's
-database. The load generator (this process) is measured apart.
+The server is every process whose command line matches: daphne on the port under test (and the
+processes it started, the password hashing's: role ``hashing``), the Celery worker and beat of
+``rummysite``, and PostgreSQL backends connected to the server's database. The load generator
+(this process) is measured apart.
 """
 
 from __future__ import annotations
@@ -44,11 +45,13 @@ def server_processes(port: int, database: str | None) -> list[Process]:
     Redis and a database, the Celery processes of the same site (same ``REDIS_URL``)."""
     redis_url = os.environ.get("REDIS_URL")
     found = []
+    parents = {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         args = _cmdline(pid)
         line = " ".join(args)
+        parents[int(pid)] = _parent(pid)
         if "daphne" in line and str(port) in args:
             found.append(Process(int(pid), "daphne"))
         elif database and redis_url and "celery" in line and "rummysite" in line:
@@ -56,7 +59,21 @@ def server_processes(port: int, database: str | None) -> list[Process]:
                 found.append(Process(int(pid), "celery"))
         elif database and line.startswith("postgres: ") and f" {database} " in f"{line} ":
             found.append(Process(int(pid), "postgres"))
+    daphnes = {process.pid for process in found if process.role == "daphne"}
+    for child, parent in parents.items():
+        ancestor, hops = parent, 0
+        while ancestor > 1 and ancestor not in daphnes and hops < 8:
+            ancestor, hops = parents.get(ancestor, 0), hops + 1
+        if ancestor in daphnes and child not in daphnes:
+            found.append(Process(child, "hashing"))
     return found
+
+
+def _parent(pid: str) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def cpu_seconds(pid: int) -> float:

@@ -145,6 +145,11 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Argon2id for new passwords; PBKDF2 checks (and upgrades) the older ones. Both hand the pooled
 # database connection back while they hash (accounts.hashers).
+# Argon2id's work in this many processes of its own, each lowered by PASSWORD_HASH_NICE, so a
+# crowd logging in waits behind the tables rather than the tables behind it; 0 hashes in the
+# request's thread (accounts.password_work). make run-prod and the Procfile give daphne one a core.
+PASSWORD_HASH_PROCESSES = env_int("PASSWORD_HASH_PROCESSES", 0, minimum=0)
+PASSWORD_HASH_NICE = env_int("PASSWORD_HASH_NICE", 10, minimum=0, maximum=19)
 PASSWORD_HASHERS = [
     "accounts.hashers.Argon2PasswordHasher",
     "accounts.hashers.PBKDF2PasswordHasher",
