@@ -36,6 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 P99_LIMIT_MS = 100.0
 #: A step reaches its load when it achieves at least this share of the offered actions.
 ACHIEVED_SHARE = 0.95
+#: ``--arrive``: the p99 every kind of an arriving player's request must keep (a sign-up, a
+#: log-in, a deposit...): a site that lets players in only slowly has not held its load, however
+#: well the tables play.
+ARRIVAL_P99_LIMIT_MS = 1000.0
 #: The generator is saturated when it used this share of one core.
 GENERATOR_SATURATED = 0.90
 
@@ -69,6 +73,8 @@ class Step:
     arrival_failures: int = 0
     """``--arrive``: their requests that got no answer or a 5xx."""
     arrival_lines: list[str] = field(default_factory=list)
+    arrival_p99: float = 0.0
+    """``--arrive``: the slowest p99 of a kind of their requests, in ms."""
     daphne_mb: float = 0.0
     """daphne's resident memory at the end of the step, its connections still open."""
     memory: list[tuple[float, float]] = field(default_factory=list)
@@ -91,8 +97,10 @@ class Step:
     @property
     def holds(self) -> bool:
         """Within the knee's standard: the ack's and the fan-out's p99 under the limit, nothing
-        lost, the load reached."""
+        lost, the load reached; with ``--arrive``, every kind of the arrivals' requests under its
+        own limit and none failed."""
         fast = self.ack_p99 < P99_LIMIT_MS and self.fanout_p99 < P99_LIMIT_MS
+        fast = fast and self.arrival_p99 <= ARRIVAL_P99_LIMIT_MS
         return self.clean and fast and self.achieved >= ACHIEVED_SHARE * self.offered
 
     @property
@@ -415,6 +423,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --arrive, new players a second for every 10 tables during a step (1)",
     )
     parser.add_argument(
+        "--web-url",
+        help="with --arrive, send the arrivals' pages and API here instead of --url (a daphne of"
+        " its own for the pages, as a proxy sending /ws/ to the tables' daphne would: docs/DEPLOY.md)",
+    )
+    parser.add_argument(
         "--memory-every",
         type=float,
         default=0.0,
@@ -447,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     database = settings.DATABASES["default"]
     db_name = database["NAME"] if database["ENGINE"].endswith("postgresql") else None
     port = urlparse(args.url).port or 80
+    web_url = args.web_url or args.url
     print(
         f"project at {args.url} ({database['ENGINE'].rsplit('.', 1)[-1]}), {args.seats} seats a table,"
         f" {args.rate:g} action/s a table, {args.duration:g} s a step",
@@ -507,13 +521,13 @@ def main(argv: list[str] | None = None) -> int:
             )
         pace = max(1.0, tables / 10)
         if args.arrive:
-            layout = seat_through_the_site(args.url, arrival_template(args.seats), tables, args.seats, pace)
+            layout = seat_through_the_site(web_url, arrival_template(args.seats), tables, args.seats, pace)
         else:
             layout = seat_tables(tables, args.seats)
         gauge = connection_gauge()
         arriving = None
         if args.arrive and args.arrivals > 0:
-            arriving = Arrivals(args.url, args.arrivals * tables / 10)
+            arriving = Arrivals(web_url, args.arrivals * tables / 10)
         memory = procs.MemoryGauge(port, args.memory_every or 10**6)
         try:
             memory.start()
@@ -521,7 +535,8 @@ def main(argv: list[str] | None = None) -> int:
                 gauge.start()
             if arriving is not None:
                 arriving.start()
-            step = measure("project", args.url, layout, procs.CpuMeter(port, db_name))
+            web_port = urlparse(web_url).port if args.web_url else None
+            step = measure("project", args.url, layout, procs.CpuMeter(port, db_name, web_port))
         finally:
             if gauge is not None:
                 step_connections = gauge.stop()
@@ -534,6 +549,8 @@ def main(argv: list[str] | None = None) -> int:
         if tally is not None:
             step.arrivals = tally.statuses_of("sign-up")
             step.arrival_failures, step.arrival_lines = arrival_summary(tally, describe_times)
+            slowest = (quantile(times, 0.99) for times in tally.times.values())
+            step.arrival_p99 = 1000 * max(slowest, default=0.0)
         if twin is not None:
             pairs.append((step, twin))
         return step

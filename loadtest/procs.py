@@ -40,9 +40,10 @@ def _environ(pid: str) -> dict[str, str]:
     return {key: value for key, _, value in pairs}
 
 
-def server_processes(port: int, database: str | None) -> list[Process]:
-    """The processes serving ``port``, with the database backends and, when the server uses
-    Redis and a database, the Celery processes of the same site (same ``REDIS_URL``)."""
+def server_processes(port: int, database: str | None, web_port: int | None = None) -> list[Process]:
+    """The processes serving ``port`` (and ``web_port``, a daphne of its own for the pages: role
+    ``web``), with the database backends and, when the server uses Redis and a database, the
+    Celery processes of the same site (same ``REDIS_URL``)."""
     redis_url = os.environ.get("REDIS_URL")
     found = []
     parents = {}
@@ -54,12 +55,14 @@ def server_processes(port: int, database: str | None) -> list[Process]:
         parents[int(pid)] = _parent(pid)
         if "daphne" in line and str(port) in args:
             found.append(Process(int(pid), "daphne"))
+        elif web_port is not None and "daphne" in line and str(web_port) in args:
+            found.append(Process(int(pid), "web"))
         elif database and redis_url and "celery" in line and "rummysite" in line:
             if _environ(pid).get("REDIS_URL") == redis_url:
                 found.append(Process(int(pid), "celery"))
         elif database and line.startswith("postgres: ") and f" {database} " in f"{line} ":
             found.append(Process(int(pid), "postgres"))
-    daphnes = {process.pid for process in found if process.role == "daphne"}
+    daphnes = {process.pid for process in found if process.role in ("daphne", "web")}
     for child, parent in parents.items():
         ancestor, hops = parent, 0
         while ancestor > 1 and ancestor not in daphnes and hops < 8:
@@ -93,8 +96,8 @@ def own_cpu_seconds() -> float:
 class CpuMeter:
     """CPU used by the server's processes, per role, between :meth:`start` and :meth:`stop`."""
 
-    def __init__(self, port: int, database: str | None) -> None:
-        self.port, self.database = port, database
+    def __init__(self, port: int, database: str | None, web_port: int | None = None) -> None:
+        self.port, self.database, self.web_port = port, database, web_port
         self.before: dict[int, float] = {}
         self.processes: list[Process] = []
         #: CPU seconds per role between the last start and stop.
@@ -103,13 +106,14 @@ class CpuMeter:
         self.resident = 0.0
 
     def start(self) -> None:
-        self.processes = server_processes(self.port, self.database)
+        self.processes = server_processes(self.port, self.database, self.web_port)
         self.before = {p.pid: cpu_seconds(p.pid) for p in self.processes}
 
     def stop(self) -> dict[str, float]:
         # Backends that appeared during the step are counted from zero.
         seen = {p.pid for p in self.processes}
-        self.processes += [p for p in server_processes(self.port, self.database) if p.pid not in seen]
+        found = server_processes(self.port, self.database, self.web_port)
+        self.processes += [p for p in found if p.pid not in seen]
         used: dict[str, float] = {}
         for process in self.processes:
             spent = cpu_seconds(process.pid) - self.before.get(process.pid, 0.0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -214,6 +215,56 @@ def test_a_step_holds_only_when_the_moves_reach_the_other_players_in_time():
     late = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=40.0, fanout_p99=330.0)
     slow = Step(target="fake", tables=8, seats=2, offered=8, achieved=8, ack_p99=130.0, fanout_p99=60.0)
     assert (fast.holds, late.holds, slow.holds) == (True, False, False)
+
+
+def test_with_arrivals_a_step_holds_only_when_the_players_get_in_in_time():
+    """``--arrive``: tables that play fast while sign-ups or log-ins queue for seconds (a site
+    that puts its arrivals behind the tables) have not held the load."""
+    from loadtest.__main__ import Step
+
+    def step(arrival_p99: float, failures: int = 0) -> Step:
+        return Step(
+            target="fake",
+            tables=8,
+            seats=2,
+            offered=8,
+            achieved=8,
+            ack_p99=40.0,
+            fanout_p99=60.0,
+            arrival_p99=arrival_p99,
+            arrival_failures=failures,
+        )
+
+    assert (step(400.0).holds, step(1400.0).holds, step(400.0, failures=1).holds) == (True, False, False)
+
+
+def test_the_servers_cpu_counts_the_password_hashing_processes_daphne_started():
+    """Arrivals hash their passwords in daphne's own processes (``PASSWORD_HASH_PROCESSES``):
+    the harness counts them as the server's, apart, never as nobody's."""
+    from loadtest import procs
+
+    port = free_port()
+    script = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    server = subprocess.Popen(  # noqa: S603 (our interpreter, a fixed script)
+        [sys.executable, "-c", script, "daphne", "-p", str(port)], stdout=subprocess.PIPE, text=True
+    )
+    child = 0
+    try:
+        assert server.stdout is not None
+        child = int(server.stdout.readline())
+        found = {(p.pid, p.role) for p in procs.server_processes(port, None)}
+        assert (server.pid, "daphne") in found
+        assert (child, "hashing") in found
+    finally:
+        if child:
+            os.kill(child, signal.SIGKILL)
+        server.kill()
+        server.wait(timeout=10)
 
 
 def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: Path):
