@@ -250,7 +250,7 @@ def test_the_servers_cpu_counts_the_password_hashing_processes_daphne_started():
         "print(child.pid, flush=True)\n"
         "time.sleep(30)\n"
     )
-    server = subprocess.Popen(  # noqa: S603 (our interpreter, a fixed script)
+    server = subprocess.Popen(
         [sys.executable, "-c", script, "daphne", "-p", str(port)], stdout=subprocess.PIPE, text=True
     )
     child = 0
