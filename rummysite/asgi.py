@@ -9,6 +9,7 @@ and fair play's schedules.
 """
 
 import os
+import sys
 
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.core.asgi import get_asgi_application
@@ -26,6 +27,9 @@ from games.scheduler import start_with_daphne  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_urlpatterns  # noqa: E402
 from wallet.schedule import start_with_daphne as start_reconciling  # noqa: E402
+
+if settings.GIL_SWITCH_MS:
+    sys.setswitchinterval(settings.GIL_SWITCH_MS / 1000)
 
 http_app = django_asgi_app
 if settings.DEBUG:

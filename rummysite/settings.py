@@ -150,6 +150,9 @@ LOGOUT_REDIRECT_URL = "home"
 # request's thread (accounts.password_work). make run-prod and the Procfile give daphne one a core.
 PASSWORD_HASH_PROCESSES = env_int("PASSWORD_HASH_PROCESSES", 0, minimum=0)
 PASSWORD_HASH_NICE = env_int("PASSWORD_HASH_NICE", 10, minimum=0, maximum=19)
+# How long a thread of daphne's may keep the GIL while another waits for it, in ms (Python's
+# default 5): 0 leaves Python's default.
+GIL_SWITCH_MS = float(env_str("GIL_SWITCH_MS") or 0)
 PASSWORD_HASHERS = [
     "accounts.hashers.Argon2PasswordHasher",
     "accounts.hashers.PBKDF2PasswordHasher",
