@@ -152,9 +152,11 @@ class Locked:
 
 
 class Locks(dict[str, Locked]):
-    """The locked accounts by ref, and the rows of the reads run right after the lock."""
+    """The locked accounts by ref, the rows of the reads run right after the lock and of the
+    statements run before it."""
 
     reads: list[list[tuple[Any, ...]]]
+    before: list[list[tuple[Any, ...]]]
 
 
 class Then(list[sql.Read]):
@@ -171,17 +173,25 @@ class Then(list[sql.Read]):
     rows: list[list[tuple[Any, ...]]]
 
 
-def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.Read] = ()) -> Locks:
+def lock(
+    currency: Currency,
+    specs: Iterable[AccountSpec],
+    reads: Sequence[sql.Read] = (),
+    before: Sequence[sql.Read] = (),
+) -> Locks:
     """Lock the accounts named by ``specs`` in id order (one query), creating missing ones.
 
     ``reads`` (SQL, params) run after the lock is granted, in the same round trip on
-    PostgreSQL; their rows are in ``locks.reads``. Must run inside ``transaction.atomic()``.
+    PostgreSQL; their rows are in ``locks.reads``. ``before`` run first, once, in the same round
+    trip (a lock the caller takes before the accounts'); their rows are in ``locks.before``.
+    Must run inside ``transaction.atomic()``.
     """
     wanted = {spec.ref: spec for spec in specs}
     for spec in wanted.values():
         if spec.currency != currency:
             raise WalletError(Code.BAD_REQUEST, "All transfers of one journal must be in one currency.")
-    locks = _select_for_update(currency, list(wanted), reads)
+    locks = _select_for_update(currency, list(wanted), reads, before=before)
+    first = locks.before
     missing = [spec for ref, spec in wanted.items() if ref not in locks]
     never_held = [spec.ref for spec in missing if spec.held]
     if never_held:
@@ -191,6 +201,7 @@ def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.R
         # round trip on PostgreSQL.
         new = [(spec.kind, spec.currency, spec.ref, spec.owner_id, spec.allow_negative) for spec in missing]
         locks = _select_for_update(currency, list(wanted), reads, create=new)
+        locks.before = first
     for ref, spec in wanted.items():
         row = locks[ref]
         if row.kind != spec.kind or (spec.owner_id is not None and row.owner_id != spec.owner_id):
@@ -199,13 +210,17 @@ def lock(currency: Currency, specs: Iterable[AccountSpec], reads: Sequence[sql.R
 
 
 def _select_for_update(
-    currency: str, refs: list[str], reads: Sequence[sql.Read], create: Sequence[sql.NewAccount] = ()
+    currency: str,
+    refs: list[str],
+    reads: Sequence[sql.Read],
+    create: Sequence[sql.NewAccount] = (),
+    before: Sequence[sql.Read] = (),
 ) -> Locks:
     rows: list[tuple[Any, ...]] = []
     results: list[list[tuple[Any, ...]]] = []
     if refs:
         now = timezone.now() if create else None
-        rows, results = sql.select_for_update(currency, refs, reads, create=create, now=now)
+        rows, results = sql.select_for_update(currency, refs, reads, create=create, now=now, before=before)
     locks = Locks(
         (
             row[2],
@@ -222,7 +237,7 @@ def _select_for_update(
         )
         for row in rows
     )
-    locks.reads = results
+    locks.before, locks.reads = results[: len(before)], results[len(before) :]
     return locks
 
 
@@ -297,6 +312,8 @@ def execute(
     created_by_id: int | None = None,
     reverses_id: int | None = None,
     reads: Sequence[sql.Read] = (),
+    before: Sequence[sql.Read] = (),
+    vet: Callable[[list[list[tuple[Any, ...]]]], None] | None = None,
     then: Then | None = None,
     commit: bool = False,
 ) -> Journal:
@@ -304,9 +321,13 @@ def execute(
 
     The building block of every operation. ``meta`` must describe the request completely: it
     is what a retry is compared on. ``reads`` are queries the plan needs, run after the lock
-    (``locks.reads``). ``then`` are the caller's statements that go with the write
-    (:class:`Then`). With ``commit``, a caller that owns the transaction (``statements.
-    transaction``) and runs nothing after this call has the write carry its ``COMMIT``.
+    (``locks.reads``). ``before`` are the caller's statements that run before the lock, in its
+    round trip (a lock of the caller's own, taken first as it would be in a round trip of its
+    own, and the reads under it); ``vet`` is given their rows as soon as they are back, before
+    the key is looked at, and a ``WalletError`` it raises is the answer as it stands (nothing
+    written). ``then`` are the caller's statements that go with the write (:class:`Then`).
+    With ``commit``, a caller that owns the transaction (``statements.transaction``) and runs
+    nothing after this call has the write carry its ``COMMIT``.
     Returns the new journal, or the original one on a retry.
     """
     if not key or len(key) > 200:
@@ -329,24 +350,29 @@ def execute(
     refusal: WalletError | None = None
     existing: Journal | None = None
     journal_id: int | None = None
-    key_free = False
+    key_free = stands = False
     # Nothing runs in this block after the write: when it owns the transaction, the write
     # carries the COMMIT in its round trip (wallet.sql).
     with statements.transaction() as owner:
         try:
             # The key is read with the lock, in its round trip: a retry is answered at once,
             # with no plan and no write (the lock waited for the original, if it was running).
-            locks = lock(currency, accounts, [*reads, (_EXISTING, [key])])
+            locks = lock(currency, accounts, [*reads, (_EXISTING, [key])], before)
             *locks.reads, taken = locks.reads
+            if vet is not None:
+                stands = True  # a refusal of the caller's is the answer, whatever the key
+                vet(locks.before)
+                stands = False
             if taken:
                 existing, refusal = _existing_of(taken, digest)
             else:
                 key_free = True
                 legs, entries, updates = _apply(plan(locks), locks, currency)
         except WalletError as error:
-            # A plan refused with the key read free under the lock is refused as it stands; a
-            # lock refused before the key was read looks for it first (a retry of an answer).
-            existing, refusal = (None, None) if key_free else _existing(key, digest)
+            # A plan refused with the key read free under the lock, or the caller's vet, is
+            # refused as it stands; a lock refused before the key was read looks for it first
+            # (a retry of an answer).
+            existing, refusal = (None, None) if key_free or stands else _existing(key, digest)
             refusal = None if existing is not None else refusal or error
         else:
             if existing is None and refusal is None:  # the key is free: write

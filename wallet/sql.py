@@ -96,21 +96,26 @@ def select_for_update(
     *,
     create: Sequence[NewAccount] = (),
     now: Any = None,
+    before: Sequence[Read] = (),
 ) -> tuple[list[tuple[Any, ...]], list[list[tuple[Any, ...]]]]:
-    """Lock the accounts by ref in id order, then run ``reads``; return both results. With
-    ``create``, those accounts are inserted first (unless they exist), created at ``now``.
+    """Lock the accounts by ref in id order, then run ``reads``; return the lock's rows and the
+    rows of each of ``before`` and ``reads``. ``before`` run first (a lock taken before the
+    accounts'). With ``create``, those accounts are inserted (unless they exist), created at
+    ``now``, after ``before`` and before the lock.
 
-    PostgreSQL takes row locks; its fast path sends the insert, the lock and the reads in one
-    round trip (the server runs them in turn: the lock sees the new accounts, and the reads run
-    after the lock is granted, so they see everything committed before it). SQLite holds the
-    whole database for the transaction.
+    PostgreSQL takes row locks; its fast path sends ``before``, the insert, the lock and the
+    reads in one round trip (the server runs them in turn: the lock sees the new accounts, and
+    the reads run after the lock is granted, so they see everything committed before it).
+    SQLite holds the whole database for the transaction.
     """
     conn = connections[DEFAULT_DB_ALIAS]
-    if fast():
-        first = [_create_pg(create, now)] if create else []
+    if conn.vendor == "postgresql" and bool(getattr(settings, "WALLET_FAST_PATH", True)):
+        first = [*before, _create_pg(create, now)] if create else before
         answers = statements.execute_many([*first, (_LOCK_PG, [currency, texts(refs)]), *reads])
-        lock, *results = answers[len(first) :]
-        return lock.rows, [result.rows for result in results]
+        lock = answers[len(first)]
+        done = [answer.rows for answer in answers[: len(before)]]
+        return lock.rows, done + [answer.rows for answer in answers[len(first) + 1 :]]
+    done = [result.rows for result in statements.execute_many(before)] if before else []
     if create:
         _create_portable(create, now)
     placeholders = ", ".join(["%s"] * len(refs))
@@ -120,7 +125,7 @@ def select_for_update(
         f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id{for_update}",
         [currency, *refs],
     )
-    return rows, [fetch(sql, params) for sql, params in reads]
+    return rows, done + [fetch(sql, params) for sql, params in reads]
 
 
 _CREATE_PG = (
