@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
@@ -280,9 +281,55 @@ class Plan:
     allow_empty: bool = False
 
 
+#: The canonical text's encoder: the standard library's, built once.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def canonical_json(value: Any) -> str:
-    """The one text of a JSON value: keys sorted, no spaces, ASCII only (what is hashed)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    """The one text of a JSON value: keys sorted, no spaces, ASCII only (what is hashed).
+
+    The standard library's ``json.dumps(value, sort_keys=True, separators=(",", ":"),
+    ensure_ascii=True, default=str)``, byte for byte: stored hashes depend on it. A value of
+    plain strings, integers, booleans and None in dicts and lists (every posting's meta) is
+    written by orjson, a sixth of the cost, when its text is the same: ASCII without DEL (which
+    ``json`` escapes and orjson does not); anything else (a float, a non-ASCII string, a
+    subclass) by ``json``.
+    """
+    if _plain(value):
+        try:
+            text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:  # an integer beyond 64 bits
+            pass
+        else:
+            if text.isascii() and b"\x7f" not in text:
+                return text.decode()
+    return _CANONICAL.encode(value)
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is made of the types that orjson and ``json`` write alike."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return True
+    if kind is dict:
+        return all(type(name) is str and _plain(item) for name, item in value.items())
+    if kind is list or kind is tuple:
+        return all(_plain(item) for item in value)
+    return False
+
+
+#: The canonical text of each kind and currency (a string), as content_hash needs them.
+_QUOTED: dict[str, str] = {}
+
+
+def _quoted(name: str) -> str:
+    text = _QUOTED.get(name)
+    if text is None:
+        text = canonical_json(name)
+        if len(_QUOTED) < 256:  # (kinds and currencies: a few dozen)
+            _QUOTED[name] = text
+    return text
 
 
 def content_hash(kind: str, currency: str, meta: Meta | str, legs: Sequence[Leg] | None = None) -> str:
@@ -293,7 +340,7 @@ def content_hash(kind: str, currency: str, meta: Meta | str, legs: Sequence[Leg]
     in where its keys sort, so it is encoded once.
     """
     meta_text = meta if isinstance(meta, str) else canonical_json(meta)
-    text = '{"currency":' + canonical_json(currency) + ',"kind":' + canonical_json(kind)
+    text = '{"currency":' + _quoted(currency) + ',"kind":' + _quoted(kind)
     if legs is not None:
         text += ',"legs":' + canonical_json([[leg.debit, leg.credit, leg.amount] for leg in legs])
     text += ',"meta":' + meta_text + "}"

@@ -50,8 +50,20 @@ class AccountUpdate:
 
 def fast() -> bool:
     """Whether postings take PostgreSQL's fast path (see the module's notes)."""
-    vendor = connections[DEFAULT_DB_ALIAS].vendor
-    return vendor == "postgresql" and bool(getattr(settings, "WALLET_FAST_PATH", True))
+    return _on_postgresql() and bool(getattr(settings, "WALLET_FAST_PATH", True))
+
+
+_vendors: dict[str, str] = {}
+
+
+def _on_postgresql() -> bool:
+    """Whether the default database is PostgreSQL: its kind, looked up once (a look-up of the
+    thread's connection costs more than the rest of :func:`fast`)."""
+    engine = settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"]
+    vendor = _vendors.get(engine)
+    if vendor is None:
+        vendor = _vendors[engine] = connections[DEFAULT_DB_ALIAS].vendor
+    return vendor == "postgresql"
 
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -108,8 +120,7 @@ def select_for_update(
     the reads run after the lock is granted, so they see everything committed before it).
     SQLite holds the whole database for the transaction.
     """
-    conn = connections[DEFAULT_DB_ALIAS]
-    if conn.vendor == "postgresql" and bool(getattr(settings, "WALLET_FAST_PATH", True)):
+    if fast():
         first = [*before, _create_pg(create, now)] if create else before
         answers = statements.execute_many([*first, (_LOCK_PG, [currency, texts(refs)]), *reads])
         lock = answers[len(first)]
@@ -119,7 +130,7 @@ def select_for_update(
     if create:
         _create_portable(create, now)
     placeholders = ", ".join(["%s"] * len(refs))
-    for_update = " FOR UPDATE" if conn.features.has_select_for_update else ""
+    for_update = " FOR UPDATE" if connections[DEFAULT_DB_ALIAS].features.has_select_for_update else ""
     rows = fetch(
         "SELECT id, kind, ref, owner_id, balance, version, allow_negative, closed_at IS NOT NULL "  # noqa: S608
         f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id{for_update}",
