@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
@@ -64,8 +64,7 @@ def _database() -> tuple[str, str]:
 Statement = tuple[str, Sequence[Any]]
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """What one statement gave: its rows (none for a write without ``RETURNING``) and the rows
     it changed or returned."""
 

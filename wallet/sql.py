@@ -19,8 +19,7 @@ Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContex
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -28,8 +27,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from hotpath import statements
 
 
-@dataclass(frozen=True)
-class JournalRow:
+class JournalRow(NamedTuple):
     key: str
     kind: str
     currency: str
@@ -40,8 +38,7 @@ class JournalRow:
     reverses_id: int | None
 
 
-@dataclass(frozen=True)
-class AccountUpdate:
+class AccountUpdate(NamedTuple):
     id: int
     balance: int
     version: int
