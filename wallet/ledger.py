@@ -168,8 +168,8 @@ class Then(list[sql.Read]):
     returned.
 
     The caller must hold a lock under which nobody else can take the posting's key (the cashier
-    holds the deposit's row, or the player's): a key found taken at the write, with statements
-    to follow, fails the write rather than run them without their journal."""
+    holds the deposit's row, the withdrawal's, or the player's): a key found taken at the write,
+    with statements to follow, fails the write rather than run them without their journal."""
 
     rows: list[list[tuple[Any, ...]]]
 

@@ -309,10 +309,13 @@ def test_a_withdrawal_is_decided_with_its_journal_in_one_round_trip(sent, approv
         decided = cashier.approve_withdrawal(withdrawal.pk, sam, provider=sandbox)
     else:
         decided = cashier.reject_withdrawal(withdrawal.pk, sam, "not today")
+    # Once it has committed, an approval's payout is sent and its reference recorded, alone.
+    recorded = [(["UPDATE"], False, "", IDLE)] if approve else []
     assert sent == [
         (["SELECT"], True, "", INTRANS),  # BEGIN and the withdrawal's lock
         (["SELECT", "SELECT"], False, "", INTRANS),  # the accounts' lock and the key's read
         (["WITH", "UPDATE"], False, "COMMIT", IDLE),  # the write, the withdrawal decided, the COMMIT
+        *recorded,
     ]
     stored = Withdrawal.objects.get(pk=withdrawal.pk)
     key = f"withdrawal_{'paid' if approve else 'released'}:{withdrawal.pk}"
@@ -320,6 +323,8 @@ def test_a_withdrawal_is_decided_with_its_journal_in_one_round_trip(sent, approv
     assert stored.status == decided.status == ("paid" if approve else "rejected")
     assert (stored.decided_by_id, stored.decided_at) == (sam.pk, decided.decided_at)
     assert stored.reason == ("" if approve else "not today")
+    assert bool(stored.provider_ref) == approve
+    assert stored.payout_claimed_at is None
     assert wallet(alice) == (1_00_000 if approve else 1_40_000)
 
 
