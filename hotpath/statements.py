@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
@@ -64,8 +64,7 @@ def _database() -> tuple[str, str]:
 Statement = tuple[str, Sequence[Any]]
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """What one statement gave: its rows (none for a write without ``RETURNING``) and the rows
     it changed or returned."""
 
@@ -151,7 +150,7 @@ def transaction(*, savepoint: bool = False) -> Iterator[bool]:
         with django_transaction.atomic(savepoint=savepoint):
             yield False
         return
-    db.set_autocommit(False)
+    _set_autocommit(db, False)
     try:
         yield True
         raw = db.connection
@@ -170,7 +169,23 @@ def transaction(*, savepoint: bool = False) -> Iterator[bool]:
     finally:
         raw = db.connection
         if raw is not None and not (raw.closed or raw.broken):
-            db.set_autocommit(True)
+            _set_autocommit(db, True)
+
+
+def _set_autocommit(db: Any, on: bool) -> None:
+    """``db.set_autocommit(on)`` for :func:`transaction`, without the checks it has made already
+    (no ``atomic`` block, a connection open): the driver's flag, Django's, and on the way back
+    the commit hooks Django would run. Its half of a posting's Python time was in Django's
+    checks and its log of the ``BEGIN``; when queries are logged, Django's own does it all."""
+    if db.queries_logged or db.in_atomic_block:
+        db.set_autocommit(on)  # (and, in a block, Django's refusal)
+        return
+    db.close_if_health_check_failed()
+    db._set_autocommit(on)
+    db.autocommit = on
+    if on and db.run_commit_hooks_on_set_autocommit_on:
+        db.run_and_clear_commit_hooks()
+        db.run_commit_hooks_on_set_autocommit_on = False
 
 
 def roll_back() -> None:

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.text import visible
 from hotpath import statements
+from hotpath.statements import IdOf
 from protection import freezes, kyc, limits, money_play
 from protection.limits import DEPOSIT_KINDS
 from protection.models import LimitChange
@@ -43,6 +44,7 @@ from wallet.limits import check_deposit
 from wallet.models import Currency, Deposit, Journal, JournalKind, Withdrawal
 from wallet.providers import PaymentProvider, get_provider
 from wallet.tax import due as tax_due
+from wallet.tax import on as tax_on
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -232,34 +234,29 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
     if not isinstance(request_key, str) or not 1 <= len(request_key) <= 100:
         raise WalletError(Code.BAD_REQUEST, "The request key must be 1 to 100 characters.")
     wallet, hold, tax_account = user_spec(uid), withdrawal_hold_spec(uid), tax_spec()
+    # The player's lock (the year's tax is counted under it: two at once count both), their
+    # identity's status, an earlier request with this key and the risk desk's freeze, if one
+    # holds their money.
+    checks = [
+        lock_statement(uid),
+        kyc.STATUS.statement(uid),
+        _EARLIER.statement(uid, request_key),
+        freezes.IN_FORCE.statement(uid),
+    ]
     with statements.transaction(savepoint=True) as own:
-        # One round trip: the player's lock (the year's tax is counted under it: two at once
-        # count both), their identity's status, an earlier request with this key and the risk
-        # desk's freeze, if one holds their money.
-        _, status, earlier, frozen = statements.execute_many(
-            [
-                lock_statement(uid),
-                kyc.STATUS.statement(uid),
-                _EARLIER.statement(uid, request_key),
-                freezes.IN_FORCE.statement(uid),
-            ]
-        )
-        if frozen.rows:
-            raise WalletError(Code.FROZEN, freezes.FROZEN.message)
-        if not kyc.verified_by(status.rows):
-            raise WalletError(
-                Code.KYC_REQUIRED,
-                "Verify your identity before you withdraw (Account, Identity): "
-                f"yours is {kyc.status_words(uid).lower()}.",
-            )
-        previous = next(iter(statements.instances(Withdrawal, earlier.rows)), None)
-        if previous is not None:  # a retry: the same answer, even if this year's tax moved since
-            if previous.amount + previous.tax_withheld != amount:
-                raise WalletError(
-                    Code.IDEMPOTENCY_CONFLICT, "This request key was already used for another withdrawal."
-                )
-            return previous
-        tax = tax_due(uid, amount)
+        before: list[statements.Statement] = []
+        tax = 0
+        if tax_on():
+            # The tax is counted under the player's lock before the hold is posted: the checks
+            # are a round trip of their own.
+            previous = _vetted(uid, amount, [result.rows for result in statements.execute_many(checks)])
+            if previous is not None:
+                return previous
+            tax = tax_due(uid, amount)
+        else:
+            # No tax to count: the checks go in the hold's first round trip, before its lock
+            # (the player's row, then the accounts: the order of the round trips they replace).
+            before = checks
         payout = amount - tax
         if payout <= 0:
             raise WalletError(
@@ -290,17 +287,28 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
         # The withdrawal is inserted by the statement sent with the last journal's write (and
         # its COMMIT): one round trip for both.
         inserting = Then([statements.insert_statement(Withdrawal, values)])
-        journal = execute(
-            key=hold_key,
-            kind=JournalKind.WITHDRAWAL_HOLD,
-            currency=Currency.INR,
-            accounts=[wallet, hold],
-            meta={"user": uid, "amount": payout, "request_key": request_key},
-            plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, payout)]),
-            created_by_id=uid,
-            then=None if tax else inserting,
-            commit=own and not tax,
-        )
+
+        def vet(rows: list[list[tuple[Any, ...]]]) -> None:
+            previous = _vetted(uid, amount, rows)
+            if previous is not None:
+                raise _Requested(previous)
+
+        try:
+            journal = execute(
+                key=hold_key,
+                kind=JournalKind.WITHDRAWAL_HOLD,
+                currency=Currency.INR,
+                accounts=[wallet, hold],
+                meta={"user": uid, "amount": payout, "request_key": request_key},
+                plan=lambda _locks: Plan([Leg(wallet.ref, hold.ref, payout)]),
+                created_by_id=uid,
+                before=before,
+                vet=vet if before else None,
+                then=None if tax else inserting,
+                commit=own and not tax,
+            )
+        except _Requested as requested:
+            return requested.withdrawal
         if journal.replayed:
             return Withdrawal.objects.get(user_id=uid, request_key=request_key)
         if tax:
@@ -321,6 +329,37 @@ def request_withdrawal(user: User | int, amount: int, *, request_key: str | None
         withdrawal = statements.inserted(Withdrawal, {**values, "hold_journal_id": journal.pk}, withdrawal_id)
         withdrawal.hold_journal = journal
         return withdrawal
+
+
+class _Requested(WalletError):
+    """The answer to a request made before with the same key (a double submit): its withdrawal.
+    Raised under the hold's lock, so that nothing is posted."""
+
+    def __init__(self, withdrawal: Withdrawal) -> None:
+        super().__init__(Code.IDEMPOTENCY_CONFLICT, "This request was made before.")
+        self.withdrawal = withdrawal
+
+
+def _vetted(uid: int, amount: int, rows: list[list[tuple[Any, ...]]]) -> Withdrawal | None:
+    """Refuse a withdrawal from the rows of its checks (the player's lock, their identity's
+    status, an earlier request with its key, the risk desk's freeze), or give the earlier
+    request it repeats."""
+    _, status, earlier, frozen = rows
+    if frozen:
+        raise WalletError(Code.FROZEN, freezes.FROZEN.message)
+    if not kyc.verified_by(status):
+        raise WalletError(
+            Code.KYC_REQUIRED,
+            "Verify your identity before you withdraw (Account, Identity): "
+            f"yours is {kyc.status_words(uid).lower()}.",
+        )
+    previous = next(iter(statements.instances(Withdrawal, earlier)), None)
+    if previous is not None and previous.amount + previous.tax_withheld != amount:
+        raise WalletError(
+            Code.IDEMPOTENCY_CONFLICT, "This request key was already used for another withdrawal."
+        )
+    # A retry gets the same answer, even if this year's tax moved since.
+    return previous
 
 
 def approve_withdrawal(
@@ -376,41 +415,58 @@ def _decide(
         def plan(_locks: Locks) -> Plan:
             return Plan([Leg(hold.ref, target.ref, amount)])
 
-        journal = execute(
-            key=f"withdrawal_{'paid' if approve else 'released'}:{withdrawal.pk}",
-            kind=JournalKind.WITHDRAWAL_PAID if approve else JournalKind.WITHDRAWAL_RELEASED,
-            currency=Currency(withdrawal.currency),
-            accounts=[hold, target],
-            meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
-            plan=plan,
-            created_by_id=by_user.pk,
-        )
-        if not approve:
-            _return_tax(withdrawal, by_user, "rejected")
+        key = f"withdrawal_{'paid' if approve else 'released'}:{withdrawal.pk}"
         withdrawal.status = Withdrawal.Status.PAID if approve else Withdrawal.Status.REJECTED
-        withdrawal.decision_journal = journal
         withdrawal.decided_by = by_user
         withdrawal.decided_at = timezone.now()
         withdrawal.reason = reason[:200]
         # The payout is sent once this commits, with no lock held (wallet.payouts): claimed
         # now, so the sweep leaves it to this process unless the send never happens.
         withdrawal.payout_claimed_at = withdrawal.decided_at if approve else None
-        statements.update(
-            withdrawal,
-            ["status", "decision_journal_id", "decided_by_id", "decided_at", "reason", "payout_claimed_at"],
-            commit=own,
+        decided = {name: getattr(withdrawal, name) for name in _DECIDED}
+        # The withdrawal is marked decided by the statement sent with the last journal's write
+        # (and its COMMIT): one round trip for both.
+        marking = Then(
+            [
+                statements.update_statement(
+                    Withdrawal, withdrawal.pk, {**decided, "decision_journal_id": IdOf(Journal, "key", key)}
+                )
+            ]
         )
+        returning = not approve and withdrawal.tax_withheld > 0
+        journal = execute(
+            key=key,
+            kind=JournalKind.WITHDRAWAL_PAID if approve else JournalKind.WITHDRAWAL_RELEASED,
+            currency=Currency(withdrawal.currency),
+            accounts=[hold, target],
+            meta={"withdrawal": withdrawal.pk, "user": uid, "amount": amount, "reason": reason},
+            plan=plan,
+            created_by_id=by_user.pk,
+            then=None if returning else marking,
+            commit=own and not returning,
+        )
+        last = journal
+        if returning:
+            last = _return_tax(withdrawal, by_user, "rejected", then=marking, commit=own)
+        withdrawal.decision_journal = journal
+        if last.replayed:  # (its journals are only ever written with the withdrawal decided)
+            statements.update(withdrawal, [*_DECIDED, "decision_journal_id"], commit=own)
     if provider is not None:
         payouts.send_after_commit(withdrawal, provider)
     return withdrawal
 
 
-def _return_tax(withdrawal: Withdrawal, by_user: User, why: str) -> None:
-    """A withdrawal that does not happen gives its withheld tax back (R-PROT-8)."""
-    if not withdrawal.tax_withheld:
-        return
+#: What a decision writes to its withdrawal, with the decision's journal.
+_DECIDED = ["status", "decided_by_id", "decided_at", "reason", "payout_claimed_at"]
+
+
+def _return_tax(
+    withdrawal: Withdrawal, by_user: User, why: str, *, then: Then | None = None, commit: bool = False
+) -> Journal:
+    """A withdrawal that does not happen gives its withheld tax back (R-PROT-8); ``then`` and
+    ``commit`` as :func:`~wallet.ledger.execute` takes them."""
     wallet, tax_account = user_spec(withdrawal.user_id), tax_spec()
-    execute(
+    return execute(
         key=f"tax_returned:{withdrawal.pk}",
         kind=JournalKind.TAX_RETURNED,
         currency=Currency.INR,
@@ -423,6 +479,8 @@ def _return_tax(withdrawal: Withdrawal, by_user: User, why: str) -> None:
         },
         plan=lambda _locks: Plan([Leg(tax_account.ref, wallet.ref, withdrawal.tax_withheld)]),
         created_by_id=by_user.pk,
+        then=then,
+        commit=commit,
     )
 
 
@@ -456,7 +514,8 @@ def correct_withdrawal(withdrawal_id: int, by_user: User, reason: str) -> Withdr
             plan=lambda _locks: Plan([Leg(cashier.ref, wallet.ref, amount)]),
             created_by_id=by_user.pk,
         )
-        _return_tax(withdrawal, by_user, "returned")
+        if withdrawal.tax_withheld:
+            _return_tax(withdrawal, by_user, "returned")
         withdrawal.status = Withdrawal.Status.RETURNED
         withdrawal.correction_journal = journal
         statements.update(withdrawal, ["status", "correction_journal_id"], commit=own)

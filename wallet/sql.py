@@ -19,8 +19,7 @@ Queries still appear in ``connection.queries`` (and so in ``CaptureQueriesContex
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -28,8 +27,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from hotpath import statements
 
 
-@dataclass(frozen=True)
-class JournalRow:
+class JournalRow(NamedTuple):
     key: str
     kind: str
     currency: str
@@ -40,8 +38,7 @@ class JournalRow:
     reverses_id: int | None
 
 
-@dataclass(frozen=True)
-class AccountUpdate:
+class AccountUpdate(NamedTuple):
     id: int
     balance: int
     version: int
@@ -50,8 +47,20 @@ class AccountUpdate:
 
 def fast() -> bool:
     """Whether postings take PostgreSQL's fast path (see the module's notes)."""
-    vendor = connections[DEFAULT_DB_ALIAS].vendor
-    return vendor == "postgresql" and bool(getattr(settings, "WALLET_FAST_PATH", True))
+    return _on_postgresql() and bool(getattr(settings, "WALLET_FAST_PATH", True))
+
+
+_vendors: dict[str, str] = {}
+
+
+def _on_postgresql() -> bool:
+    """Whether the default database is PostgreSQL: its kind, looked up once (a look-up of the
+    thread's connection costs more than the rest of :func:`fast`)."""
+    engine = settings.DATABASES[DEFAULT_DB_ALIAS]["ENGINE"]
+    vendor = _vendors.get(engine)
+    if vendor is None:
+        vendor = _vendors[engine] = connections[DEFAULT_DB_ALIAS].vendor
+    return vendor == "postgresql"
 
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -96,31 +105,35 @@ def select_for_update(
     *,
     create: Sequence[NewAccount] = (),
     now: Any = None,
+    before: Sequence[Read] = (),
 ) -> tuple[list[tuple[Any, ...]], list[list[tuple[Any, ...]]]]:
-    """Lock the accounts by ref in id order, then run ``reads``; return both results. With
-    ``create``, those accounts are inserted first (unless they exist), created at ``now``.
+    """Lock the accounts by ref in id order, then run ``reads``; return the lock's rows and the
+    rows of each of ``before`` and ``reads``. ``before`` run first (a lock taken before the
+    accounts'). With ``create``, those accounts are inserted (unless they exist), created at
+    ``now``, after ``before`` and before the lock.
 
-    PostgreSQL takes row locks; its fast path sends the insert, the lock and the reads in one
-    round trip (the server runs them in turn: the lock sees the new accounts, and the reads run
-    after the lock is granted, so they see everything committed before it). SQLite holds the
-    whole database for the transaction.
+    PostgreSQL takes row locks; its fast path sends ``before``, the insert, the lock and the
+    reads in one round trip (the server runs them in turn: the lock sees the new accounts, and
+    the reads run after the lock is granted, so they see everything committed before it).
+    SQLite holds the whole database for the transaction.
     """
-    conn = connections[DEFAULT_DB_ALIAS]
     if fast():
-        first = [_create_pg(create, now)] if create else []
+        first = [*before, _create_pg(create, now)] if create else before
         answers = statements.execute_many([*first, (_LOCK_PG, [currency, texts(refs)]), *reads])
-        lock, *results = answers[len(first) :]
-        return lock.rows, [result.rows for result in results]
+        lock = answers[len(first)]
+        done = [answer.rows for answer in answers[: len(before)]]
+        return lock.rows, done + [answer.rows for answer in answers[len(first) + 1 :]]
+    done = [result.rows for result in statements.execute_many(before)] if before else []
     if create:
         _create_portable(create, now)
     placeholders = ", ".join(["%s"] * len(refs))
-    for_update = " FOR UPDATE" if conn.features.has_select_for_update else ""
+    for_update = " FOR UPDATE" if connections[DEFAULT_DB_ALIAS].features.has_select_for_update else ""
     rows = fetch(
         "SELECT id, kind, ref, owner_id, balance, version, allow_negative, closed_at IS NOT NULL "  # noqa: S608
         f"FROM wallet_account WHERE currency = %s AND ref IN ({placeholders}) ORDER BY id{for_update}",
         [currency, *refs],
     )
-    return rows, [fetch(sql, params) for sql, params in reads]
+    return rows, done + [fetch(sql, params) for sql, params in reads]
 
 
 _CREATE_PG = (

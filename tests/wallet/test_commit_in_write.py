@@ -277,11 +277,11 @@ def test_a_withdrawal_is_inserted_with_its_hold_in_one_round_trip(sent):
     cashier.request_withdrawal(alice, 40_000, request_key="w0")  # her hold account exists from here on
     sent.clear()
     withdrawal = cashier.request_withdrawal(alice, 40_000, request_key="w1")
-    assert [(words, commit, state) for words, _, commit, state in sent] == [
-        # the player's lock, identity, earlier requests, and the risk desk's freeze
-        (["SELECT", "SELECT", "SELECT", "SELECT"], "", INTRANS),
-        (["SELECT", "SELECT"], "", INTRANS),  # the accounts' lock and the key's read
-        (["WITH", "INSERT"], "COMMIT", IDLE),  # the hold's write, the withdrawal, the COMMIT
+    assert sent == [
+        # the player's lock, identity, earlier requests and the risk desk's freeze, then the
+        # accounts' lock and the key's read, with the BEGIN
+        (["SELECT"] * 6, True, "", INTRANS),
+        (["WITH", "INSERT"], False, "COMMIT", IDLE),  # the hold's write, the withdrawal, the COMMIT
     ]
     stored = Withdrawal.objects.get(user_id=alice.pk, request_key="w1")
     assert stored.pk == withdrawal.pk
@@ -293,6 +293,39 @@ def test_a_withdrawal_is_inserted_with_its_hold_in_one_round_trip(sent):
     assert (stored.amount, stored.status) == (40_000, Withdrawal.Status.REQUESTED)
     assert wallet(alice) == 60_000
     assert cashier.request_withdrawal(alice, 40_000, request_key="w1").pk == withdrawal.pk  # a double submit
+
+
+@pytest.mark.parametrize("approve", [True, False])
+def test_a_withdrawal_is_decided_with_its_journal_in_one_round_trip(sent, approve):
+    from wallet import cashier
+    from wallet.models import Withdrawal
+
+    alice, sam = make_user("alice"), make_user("sam", staff=True)
+    fund(alice, 1_40_000)
+    withdrawal = cashier.request_withdrawal(alice, 40_000, request_key="w1")
+    sandbox = providers.SandboxProvider(confirms_itself=False)
+    sent.clear()
+    if approve:
+        decided = cashier.approve_withdrawal(withdrawal.pk, sam, provider=sandbox)
+    else:
+        decided = cashier.reject_withdrawal(withdrawal.pk, sam, "not today")
+    # Once it has committed, an approval's payout is sent and its reference recorded, alone.
+    recorded = [(["UPDATE"], False, "", IDLE)] if approve else []
+    assert sent == [
+        (["SELECT"], True, "", INTRANS),  # BEGIN and the withdrawal's lock
+        (["SELECT", "SELECT"], False, "", INTRANS),  # the accounts' lock and the key's read
+        (["WITH", "UPDATE"], False, "COMMIT", IDLE),  # the write, the withdrawal decided, the COMMIT
+        *recorded,
+    ]
+    stored = Withdrawal.objects.get(pk=withdrawal.pk)
+    key = f"withdrawal_{'paid' if approve else 'released'}:{withdrawal.pk}"
+    assert stored.decision_journal_id == decided.decision_journal_id == Journal.objects.get(key=key).pk
+    assert stored.status == decided.status == ("paid" if approve else "rejected")
+    assert (stored.decided_by_id, stored.decided_at) == (sam.pk, decided.decided_at)
+    assert stored.reason == ("" if approve else "not today")
+    assert bool(stored.provider_ref) == approve
+    assert stored.payout_claimed_at is None
+    assert wallet(alice) == (1_00_000 if approve else 1_40_000)
 
 
 @pytest.mark.parametrize("fast", [True, False])

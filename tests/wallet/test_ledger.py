@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from tests.wallet.support import _fast_password_hashing, fund, posting_path, wallet  # noqa: F401 (fixtures)
 from wallet import operations as ops
@@ -350,3 +354,36 @@ def test_the_content_hash_of_a_request_never_changes():
     without_legs = "12afc2e952c36266f6aab4e932d3a88e712268e6815c637bae61ab5bfa30ceb0"
     assert content_hash(JournalKind.ENTRY_FEE, Currency.INR, meta) == without_legs
     assert canonical_json({"b": 1, "a": ["ü"]}) == '{"a":["\\u00fc"],"b":1}'
+    ascii_meta = {"pool": "pool:7", "user": 12, "fee": 10000, "capacity": 6, "variant": "101"}
+    pinned_ascii = "60a168f8ed739ee076d16897889907c57c15ab3d7ab4a9b84891820decbb36f9"
+    assert content_hash(JournalKind.ENTRY_FEE, Currency.INR, ascii_meta, legs) == pinned_ascii
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@hypothesis_settings(max_examples=400, deadline=None)
+@given(_JSON)
+def test_the_canonical_text_is_the_standard_librarys_byte_for_byte(value):
+    """Stored hashes were made with ``json.dumps``: however the text is written now, it is that
+    text (control characters, DEL, non-ASCII, floats, integers beyond 64 bits, tuples)."""
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    assert canonical_json(value) == expected
+
+
+def test_the_canonical_text_of_what_orjson_writes_otherwise_is_the_standard_librarys():
+    assert canonical_json({"k": "a\x7fb", "n": 2**64}) == '{"k":"a\\u007fb","n":18446744073709551616}'
+    assert canonical_json([1.0, 1e16, float("nan")]) == "[1.0,1e+16,NaN]"
+    assert canonical_json({"kind": JournalKind.ENTRY_FEE}) == '{"kind":"entry_fee"}'
