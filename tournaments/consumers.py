@@ -32,6 +32,9 @@ COALESCE_SECONDS = 1.0
 class TournamentConsumer(AsyncWebsocketConsumer):
     user: Any
     tournament_id: int
+    #: The newest version sent: a change that arrives after a newer one is dropped (two processes,
+    #: or a held change and the next, may deliver out of order).
+    sent_v: int = 0
     #: The latest count-only change not sent yet, and the task that sends it.
     held: dict[str, Any] | None = None
     flusher: asyncio.Task[None] | None = None
@@ -63,6 +66,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         except Tournament.DoesNotExist:
             await self.refuse(CLOSE_NO_TOURNAMENT, "no_tournament", "there is no such tournament")
             return
+        self.sent_v = int(first["v"])
         await self.send_json(first)
 
     async def refuse(self, code: int, error: str, message: str) -> None:
@@ -93,6 +97,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             "event": message["event"],
             "data": message["data"],
         }
+        if frame["v"] <= self.sent_v:
+            return
         if message["event"] in COUNT_ONLY:
             if self.held is None or frame["v"] > self.held["v"]:
                 self.held = frame
@@ -100,7 +106,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
                 self.flusher = asyncio.ensure_future(self.flush_later())
             return
         await self.flush()
-        await self.send_json(frame)
+        await self.send_changed(frame)
         table = (message.get("seats") or {}).get(str(self.user.pk))
         if table is not None:
             await self.send_json({"type": "seated", "round": message["data"].get("round"), "table": table})
@@ -112,8 +118,12 @@ class TournamentConsumer(AsyncWebsocketConsumer):
 
     async def flush(self) -> None:
         held, self.held = self.held, None
-        if held is not None:
-            await self.send_json(held)
+        if held is not None and held["v"] > self.sent_v:
+            await self.send_changed(held)
+
+    async def send_changed(self, frame: dict[str, Any]) -> None:
+        self.sent_v = max(self.sent_v, int(frame["v"]))
+        await self.send_json(frame)
 
     async def auth_revoked(self, message: dict[str, Any]) -> None:
         await self.refuse(CLOSE_LOGIN_REQUIRED, "signed_out", "you are signed out; log in again")

@@ -66,3 +66,41 @@ def test_registrations_and_the_round_seating_reach_the_page_and_each_player_thei
         await conn.close()
 
     run(scenario)
+
+
+def test_a_change_older_than_one_the_page_has_is_dropped(live_db):
+    """Two processes, or a held count and the change after it, may deliver out of order: the
+    page never gets a version older than one it has."""
+    from channels.layers import get_channel_layer
+
+    from tournaments import live
+
+    async def scenario() -> None:
+        alice = await db(make_user)("alice")
+        tournament = await db(open_tournament)()
+        await db(services.register)(tournament.pk, alice)
+        conn = await Conn.open(0, alice, path=f"/ws/tournaments/{tournament.pk}/")
+        hello = await conn.next()
+        layer = get_channel_layer()
+        group = await db(live.group_name)(tournament.pk)
+
+        def change(version: int, event: str) -> dict[str, object]:
+            return {
+                "type": live.CHANGED_MESSAGE,
+                "tournament": tournament.pk,
+                "v": version,
+                "status": "registering",
+                "event": event,
+                "data": {"players": version},
+            }
+
+        await layer.group_send(group, change(hello["v"] + 2, "cancelled"))
+        await layer.group_send(group, change(hello["v"] + 1, "registered"))
+        await layer.group_send(group, change(hello["v"], "started"))
+        first = await conn.next()
+        assert (first["v"], first["event"]) == (hello["v"] + 2, "cancelled")
+        with pytest.raises(TimeoutError):
+            await conn.next(timeout=1.5)
+        await conn.close()
+
+    run(scenario)
