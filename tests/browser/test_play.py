@@ -29,7 +29,7 @@ def log_in(context, url: str, name: str):  # type: ignore[no-untyped-def]
     page.fill("#id_username", name)
     page.fill("#id_password", PASSWORD)
     page.click("main form button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/$"))
+    page.wait_for_url(re.compile(r"/games/(#[a-z0-9-]*)?$"))
     return page
 
 

@@ -33,7 +33,7 @@ def phone_player(browser, url: str, name: str):  # type: ignore[no-untyped-def]
     page.fill("#id_username", name)
     page.fill("#id_password", PASSWORD)
     page.click("main form button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/$"))
+    page.wait_for_url(re.compile(r"/games/(#[a-z0-9-]*)?$"))
     return page
 
 

@@ -76,7 +76,7 @@ def sign_up(context, url: str, name: str):  # type: ignore[no-untyped-def]
     page.fill("#id_date_of_birth", "1990-05-17")
     page.select_option("#id_region", "IN-KA")
     page.click("main form button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/$"))
+    page.wait_for_url(re.compile(r"/games/(#[a-z0-9-]*)?$"))
     return page
 
 
