@@ -159,7 +159,12 @@ def test_players_who_arrive_through_the_site_fill_the_tables_and_keep_arriving(t
             timeout=300,
         )
         assert run.returncode == 0, run.stdout + run.stderr[-3000:]
-        (step,) = json.loads(figures.read_text())
+        # One step, or two when the first missed the knee's standard (a busy machine: the
+        # arrivals' p99 over a second) and was measured again: each on its own tables.
+        steps = json.loads(figures.read_text())
+        assert 1 <= len(steps) <= 2, steps
+        step = steps[0]
+        assert all(one["tables"] == 2 and one["arrival_failures"] == 0 for one in steps), steps
         assert step["tables"] == 2
         assert step["actions"] >= 4, step
         assert step["arrivals"] >= 2, step  # one a second (at least) during the step
@@ -170,7 +175,8 @@ def test_players_who_arrive_through_the_site_fill_the_tables_and_keep_arriving(t
                 "SELECT count(*) FROM accounts_user WHERE username LIKE 'arrive-%'"
             ).fetchone()[0]
             deposits = database.execute("SELECT count(*) FROM wallet_deposit").fetchone()[0]
-        assert arrived >= 4 + step["arrivals"], "the tables' four players and the ones during the step"
+        seated = 4 * len(steps) + sum(one["arrivals"] for one in steps)
+        assert arrived >= seated, "each step's four players and the ones during it"
         assert deposits >= arrived - 1, "each paid in through the sandbox"
 
 
