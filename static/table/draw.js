@@ -127,7 +127,10 @@ export function drawHand(page, focus) {
 }
 
 /** Overlap the cards so the whole hand fits the width in as few rows as it can (two, or three
-    for 21 cards), with at least a corner index of each card showing. */
+    for 21 cards), with at least a corner index of each card showing. Groups do not pack as
+    evenly as the estimate assumes (five groups of 13 cards can wrap to a third row, which
+    pushes the buttons off a phone's screen), so the overlap then tightens until they take two
+    rows (three for 21 cards). */
 function fitHand(st) {
   const box = $("hand");
   const width = box.clientWidth;
@@ -139,14 +142,26 @@ function fitHand(st) {
   const most = card * 0.78;
   const least = Math.min(most, card * 0.36);
   let visible = least;
+  let planned = 3;
   for (const rows of [1, 2, 3]) {
     const v = (rows * width * 0.92 - k * (card + 10)) / Math.max(1, n - k);
     if (v >= card * 0.5 || rows === 3) {
       visible = Math.max(least, Math.min(most, v));
+      planned = rows;
       break;
     }
   }
   box.style.setProperty("--overlap", `${Math.round(visible - card)}px`);
+  const allowed = Math.max(planned, n > 13 ? 3 : 2);
+  while (rowsOf(box) > allowed && visible > least) {
+    visible = Math.max(least, visible - 2);
+    box.style.setProperty("--overlap", `${Math.round(visible - card)}px`);
+  }
+}
+
+/** How many rows the hand's groups take as laid out. */
+function rowsOf(box) {
+  return new Set([...box.children].map((group) => group.offsetTop)).size;
 }
 
 export function drawButtons(page) {

@@ -121,7 +121,8 @@ class Site:
 @pytest.fixture
 def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[type-arg]
     """``start_site(seeds=N)``: serve a fresh copy of the database; stopped after the test.
-    ``prepare`` names a subcommand of tests.browser.site run on the copy first; ``bot_think``
+    ``prepare`` names a subcommand of tests.browser.site (and its arguments) run on the copy
+    first; ``bot_think``
     the seconds a bot waits before it moves."""
     processes: list[subprocess.Popen] = []  # type: ignore[type-arg]
 
@@ -130,7 +131,7 @@ def start_site(template_db: Path, tmp_path: Path) -> Iterator:  # type: ignore[t
         shutil.copy(template_db, db)
         if prepare:  # a subcommand of tests.browser.site that adds to this copy before serving
             subprocess.run(
-                [sys.executable, "-m", "tests.browser.site", prepare],
+                [sys.executable, "-m", "tests.browser.site", *prepare.split()],
                 cwd=ROOT,
                 env=_env(db),
                 check=True,

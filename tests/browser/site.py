@@ -5,8 +5,8 @@
 timers). With ``BROWSER_DEAL_SEEDS=N`` the first deal's seeds are the fixed pair number N
 (``seed_pair``), so the test knows the hands; every later seed is random as usual.
 ``python -m tests.browser.site backoffice``: real play for the staff (tests/browser/test_backoffice.py).
-``python -m tests.browser.site six_seats``: alice and five players with long names at a 6-seat
-practice pool table (tests/browser/test_phone_table.py).
+``python -m tests.browser.site six_seats N``: alice and five players with long names at a 6-seat
+practice pool table, seeded by the pair N (tests/browser/test_phone_table.py).
 ``python -m tests.browser.site deals_tie``: carol and a bot tied after the two deals of a
 practice deals table, its tie-breaker next (tests/browser/test_formats.py).
 ``python -m tests.browser.site check TABLE``: print, as JSON, each finished deal's hands with
@@ -204,11 +204,16 @@ LONG_NAMES = (
 )
 
 
-def six_seats() -> None:
-    """alice and five players with long names at a 6-seat practice pool table, its game started."""
+def six_seats(seeds: str) -> None:
+    """alice and five players with long names at a 6-seat practice pool table, its game started
+    from the seed pair number ``seeds`` (so who plays first is known)."""
     _django()
     from accounts.models import User
+    from games import services
     from wallet.cashier import topup_chips
+
+    queued = list(seed_pair(int(seeds)))
+    services.new_seed = lambda: queued.pop(0)  # type: ignore[assignment]
 
     players = [User.objects.get(username="alice")]
     for name in LONG_NAMES:

@@ -222,10 +222,18 @@ def test_a_wrong_show_is_told_with_suit_symbols_clear_of_the_hand_and_in_the_log
         bob_ctx.close()
 
 
-def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site):
+#: Seed pairs (tests/browser/site.py: seed_pair) of the six-seat table: alice plays first, her
+#: hand auto-arranged in five groups that wrap to a third row unless the fan tightens; and
+#: priyanka.venkataraman, seated next, plays first (her turn's timer and the toss line take room).
+ALICE_FIRST, PRIYANKA_FIRST = 8, 6
+
+
+@pytest.mark.parametrize("seeds", [ALICE_FIRST, PRIYANKA_FIRST], ids=["alice-first", "another-first"])
+def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site, seeds):
     """Six players, five with long names: each name stays within its seat (cut short with an
-    ellipsis, the whole name in the seat's accessible name), no two overlap, nothing scrolls."""
-    site = start_site(prepare="six_seats")
+    ellipsis, the whole name in the seat's accessible name), no two overlap, nothing scrolls,
+    whoever has the first turn."""
+    site = start_site(prepare=f"six_seats {seeds}")
     context = phone(browser)
     try:
         page = log_in(context, site.url, "alice")
@@ -250,6 +258,11 @@ def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site):
             for other in seats[k + 1 :]:
                 assert not overlaps(one["box"], other["box"]), f"{one['name']} overlaps {other['name']}"
         assert any(one["label"].startswith("priyanka.venkataraman") for one in seats)
+        first = "alice" if seeds == ALICE_FIRST else "priyanka.venkataraman"
+        expect(page.locator(".seat.turn")).to_have_attribute("aria-label", re.compile(f"^{re.escape(first)}"))
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shot = "alice" if seeds == ALICE_FIRST else "another"
+        page.screenshot(path=str(SHOTS / f"phone-six-seats-{shot}-first.png"))
         fits_one_screen(page)
     finally:
         context.close()
