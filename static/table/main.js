@@ -88,6 +88,12 @@ dialogs.install(page);
 setInterval(() => draw.drawClock(page), 250);
 setInterval(() => page.conn.send({ type: "ping" }), 20000);
 window.addEventListener("online", () => page.conn.reconnectIfClosed());
+// A phone turned on its side (or a window resized) fans the hand out again for its new width.
+let refit = 0;
+window.addEventListener("resize", () => {
+  clearTimeout(refit);
+  refit = setTimeout(() => draw.drawHand(page, false), 150);
+});
 // A first visit asks for the log from the start (up to the server's replay limit), so the
 // toss and the deal's commitment are seen even when the game began before the page loaded.
 if (page.conn.version === null) page.conn.setVersion(0);

@@ -160,17 +160,21 @@ export function statusText(st) {
 export function noticeText(st, toss) {
   const table = st.table;
   const d = deal(st);
+  // What happened, then what to do, then the toss's cards: with six players those run to
+  // several lines, and a small screen may have to scroll them (the rest stays in view).
   const parts = [];
+  let cards = "";
   if (d && table.deal_number === 1 && toss && d.phase === "play" && !st.lastMove) {
     const drawn = toss.cards.filter((c) => c.round === Math.max(...toss.cards.map((x) => x.round)));
-    const cards = drawn.map((c) => `${nameOf(st, c.player)} ${cardText(c.card)}`).join(", ");
+    cards = `Toss: ${drawn.map((c) => `${nameOf(st, c.player)} ${cardText(c.card)}`).join(", ")}.`;
     const first = firstPlayer(d);
-    const dealer = d.dealer === st.me ? "you deal" : `${nameOf(st, d.dealer)} deals`;
-    parts.push(`Toss: ${cards}. ${dealer}; ${first === st.me ? "you play" : `${nameOf(st, first)} plays`} first.`);
+    const dealer = d.dealer === st.me ? "You deal" : `${nameOf(st, d.dealer)} deals`;
+    parts.push(`${dealer}; ${first === st.me ? "you play" : `${nameOf(st, first)} plays`} first.`);
   } else if (d && d.phase === "play" && st.lastMove) parts.push(`${logLine(st, st.lastMove)}.`); // named now, not when it came
   if (myTurn(st)) {
     parts.push(d.drawn ? "Your turn: discard a card, or finish to declare." : "Your turn: draw from the closed or the open pile.");
   }
+  if (cards) parts.push(cards);
   return parts.join(" ");
 }
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_play import FINISH_CARD, RIGGED, SHOTS, log_in, play_now, two_at_the_rigged_table
-from tests.browser.test_table_ui import PHONE, fits_one_screen, labels_checked, phone
+from tests.browser.test_table_ui import LANDSCAPE, PHONE, fits_one_screen, labels_checked, phone
 
 pytestmark = pytest.mark.browser
 
@@ -232,7 +232,7 @@ ALICE_FIRST, PRIYANKA_FIRST = 8, 6
 def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site, seeds):
     """Six players, five with long names: each name stays within its seat (cut short with an
     ellipsis, the whole name in the seat's accessible name), no two overlap, nothing scrolls,
-    whoever has the first turn."""
+    whoever has the first turn, upright or on its side."""
     site = start_site(prepare=f"six_seats {seeds}")
     context = phone(browser)
     try:
@@ -263,6 +263,11 @@ def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site, seeds)
         SHOTS.mkdir(parents=True, exist_ok=True)
         shot = "alice" if seeds == ALICE_FIRST else "another"
         page.screenshot(path=str(SHOTS / f"phone-six-seats-{shot}-first.png"))
+        fits_one_screen(page)
+        # On its side, the long toss scrolls within the felt's column rather than the page.
+        page.set_viewport_size(LANDSCAPE)
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(SHOTS / f"phone-landscape-six-seats-{shot}-first.png"))
         fits_one_screen(page)
     finally:
         context.close()

@@ -217,7 +217,8 @@ def test_21_card_practice_against_a_bot_shows_the_money_breakdown(browser, start
 
 @pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE], ids=["portrait", "landscape"])
 def test_a_phone_fits_the_turn_on_one_screen(browser, start_site, viewport):
-    """Before and after drawing (13 and 14 cards), portrait and landscape: no scrolling."""
+    """Before and after drawing (13 and 14 cards), portrait and landscape, and then the phone
+    turned the other way: no scrolling."""
     site = start_site(seeds=RIGGED)
     alice_ctx = browser.new_context(viewport=DESKTOP)
     bob_ctx = phone(browser, viewport)
@@ -230,6 +231,10 @@ def test_a_phone_fits_the_turn_on_one_screen(browser, start_site, viewport):
         expect(bob.locator("#points")).not_to_contain_text("…", timeout=30_000)
         if viewport is LANDSCAPE:
             bob.screenshot(path=str(SHOTS / "phone-landscape.png"))
+        # The phone turned the other way: the hand fans out again for its new width.
+        bob.set_viewport_size(PHONE if viewport is LANDSCAPE else LANDSCAPE)
+        bob.wait_for_timeout(400)
+        fits_one_screen(bob)
     finally:
         alice_ctx.close()
         bob_ctx.close()

@@ -61,7 +61,12 @@ test("the notice tells the toss until the first move, then the last move, and wh
   const st = stateAt(tableOf());
   settle(st);
   const toss = { cards: [{ player: "1", card: "AC", round: 1 }, { player: "2", card: "2S", round: 1 }] };
-  assert.equal(text.noticeText(st, toss), "Toss: You A♣, name2 2♠. you deal; name2 plays first.");
+  assert.equal(text.noticeText(st, toss), "You deal; name2 plays first. Toss: You A♣, name2 2♠.");
+  st.table.deal.turn = "1";
+  assert.equal(
+    text.noticeText(st, toss),
+    "You deal; name2 plays first. Your turn: draw from the closed or the open pile. Toss: You A♣, name2 2♠.",
+  );
   st.lastMove = { type: "discarded", data: { player: "2", card: "9D" } };
   st.table.deal.turn = "1";
   assert.equal(text.noticeText(st, toss), "name2 discarded 9♦. Your turn: draw from the closed or the open pile.");
