@@ -81,9 +81,8 @@ def test_two_players_play_a_deal_to_a_valid_declaration(browser, start_site):
         assert "bob's turn" in alice.inner_text("#status").lower()
         assert "your turn" in bob.inner_text("#status").lower()
         # The toss is shown at the start: each player's toss card, who deals, who plays first.
-        expect(alice.locator("#notice")).to_have_text(
-            re.compile(r"^\s*You deal; bob plays first\. Toss: (You|bob) \S+, (You|bob) \S+\.$"), timeout=30_000
-        )
+        toss = re.compile(r"^\s*You deal; bob plays first\. Toss: (You|bob) \S+, (You|bob) \S+\.$")
+        expect(alice.locator("#notice")).to_have_text(toss, timeout=30_000)
         assert alice.inner_text("#cut").strip()
 
         # Reconnect: a reload brings back the same hand and the same turn.
