@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedRequest
-from games import access, arrivals, reality, services
+from games import access, arrivals, homes, reality, services
 from games.bots import fill_with_bots
 from games.engine import table as engine
 from games.errors import GameError
@@ -99,6 +99,7 @@ def table_page(request: AuthenticatedRequest, table_id: int) -> HttpResponse:
         "variant_words": word("variant", table.template.variant),
         "seat_hold": _seat_hold(table),
         "words_json": json.dumps(browser_words()),
+        "home": homes.home_of(table),
     }
     return render(request, "games/table.html", context)
 

@@ -10,10 +10,11 @@ class TournamentsConfig(AppConfig):
         commits (``games.services.after_commit``), and the tournaments' sweep runs in every tick
         of the game timers, Celery beat's or the embedded scheduler's (``games.timers.each_tick``);
         each tournament's change reaches its pages' sockets (``tournaments.live.publish``);
-        and ``manage.py simulate --tournaments N`` plays whole tournaments (``games.simulate.runs``)."""
+        a round's table page leads back to its tournament (``games.homes``); and ``manage.py
+        simulate --tournaments N`` plays whole tournaments (``games.simulate.runs``)."""
+        from games import homes, simulate, timers
         from games import services as tables
-        from games import simulate, timers
-        from tournaments import live, services
+        from tournaments import live, services, views
         from tournaments import simulate as tournaments_simulate
 
         if services.on_table_written not in tables.after_commit:
@@ -21,4 +22,5 @@ class TournamentsConfig(AppConfig):
         if live.publish not in services.after_commit:
             services.after_commit.append(live.publish)
         timers.each_tick["tournaments"] = services.sweep
+        homes.register(views.table_home)
         simulate.runs["tournaments"] = tournaments_simulate.run_for_command

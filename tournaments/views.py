@@ -1,5 +1,6 @@
 """The tournaments' pages: the lobby, a tournament's page (its live part refreshed by
-``static/tournaments/main.js``), register and unregister, and the result.
+``static/tournaments/main.js``), register and unregister, and the result; and a round's table
+page's way back to its tournament (:func:`table_home`, a ``games.homes`` hook).
 
 Views only read :mod:`tournaments.views_state` and call :mod:`tournaments.services`; a refusal
 is shown in the service's own plain words, with nothing changed.
@@ -12,12 +13,14 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthenticatedRequest
+from games.homes import Home
 from tournaments import services, views_state
-from tournaments.models import Tournament
+from tournaments.models import RoundTable, Tournament
 
 #: The lobby's sections, in order: each a title and the statuses it lists.
 SECTIONS = (
@@ -134,3 +137,18 @@ def unregister(request: AuthenticatedRequest, tournament_id: int) -> HttpRespons
             raise Http404("no such tournament") from None
         return _page(request, tournament_id, error)
     return redirect("tournaments:tournament", tournament_id=tournament_id)
+
+
+def table_home(table: Any) -> Home | None:
+    """A round's table goes back to its tournament's page, and its bar names the tournament and
+    the round instead of the table's (free) stake; any other table: None."""
+    found = (
+        RoundTable.objects.filter(table_id=table.pk)
+        .values_list("round__tournament_id", "round__tournament__name", "round__number", "round__final")
+        .first()
+    )
+    if found is None:
+        return None
+    tournament_id, name, number, final = found
+    stage = "the final" if final else f"round {number}"
+    return Home(reverse("tournaments:tournament", args=[tournament_id]), name, f"{name} · {stage}")
