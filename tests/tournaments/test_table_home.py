@@ -52,7 +52,8 @@ def test_a_round_table_leads_back_to_its_tournament_and_names_the_round(client: 
     with playing(3) as simulator:
         play_round(simulator, t)
     final = RoundTable.objects.get(round__tournament=t, round__final=True)
-    assert table_home(final.table) == homes.Home(tournament_page, "Sunday knock-out", "Sunday knock-out · the final")
+    final_home = homes.Home(tournament_page, "Sunday knock-out", "Sunday knock-out · the final")
+    assert table_home(final.table) == final_home
 
 
 def test_any_other_table_goes_back_to_the_lobby_with_its_stake(client: Any) -> None:
