@@ -409,9 +409,11 @@ class JournalSerializer(Serializer):
 
 
 class ReversalRequestSerializer(Serializer):
-    request = serializers.IntegerField(help_text="The reversal request waiting for a second staff member.")
+    request = serializers.IntegerField(help_text="The four-eyes reversal request.")
     journal = serializers.IntegerField()
-    status = serializers.CharField(help_text='"waiting": nothing has moved yet.')
+    status = serializers.CharField(
+        help_text='"waiting": nothing has moved yet; "withdrawn" or "declined": closed, nothing moved.'
+    )
     message = serializers.CharField()
 
 

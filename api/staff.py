@@ -1,5 +1,6 @@
 """Staff endpoints: the reports, withdrawals to decide, a player's wallet, journals and their
-reversal, cancelling a table that has not started. Each action needs a reason and is audited
+reversal (a four-eyes reversal request withdrawn by its asker or declined by another member),
+cancelling a table that has not started. Each action needs a reason and is audited
 (``backoffice.actions``). Journals are read-only: there is no endpoint that edits or deletes one.
 """
 
@@ -207,6 +208,52 @@ class ReverseJournalView(StaffView):
         return Response(
             s.JournalSerializer(journal_data(Journal.objects.get(pk=reversal.pk))).data, status=201
         )
+
+
+class CloseReversalView(StaffView):
+    """Close a reversal request waiting for its second staff member, nothing moved (audited)."""
+
+    required_permission = "backoffice.reverse_journal"
+    withdraw = True
+
+    def post(self, request: Request, pk: int) -> Response:
+        reason = _reason(request)
+        get_object_or_404(ReversalRequest, pk=pk)
+        close = actions.withdraw_reversal if self.withdraw else actions.decline_reversal
+        closed = close(pk, reason, request.user)
+        data = {
+            "request": closed.pk,
+            "journal": closed.journal_id,
+            "status": closed.state,
+            "message": "Closed: the journal stands; a new reversal of it may be asked for.",
+        }
+        return Response(s.ReversalRequestSerializer(data).data)
+
+
+class WithdrawReversalView(CloseReversalView):
+    @extend_schema(
+        operation_id="staff_reversal_withdraw",
+        summary="Withdraw one's own reversal request waiting for a second staff member (audited)",
+        request=s.ReasonSerializer,
+        responses={200: s.ReversalRequestSerializer, **staff_errors(400, 404, 409)},
+        tags=["staff"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return super().post(request, pk)
+
+
+class DeclineReversalView(CloseReversalView):
+    withdraw = False
+
+    @extend_schema(
+        operation_id="staff_reversal_decline",
+        summary="Decline another staff member's reversal request: nothing moves (audited)",
+        request=s.ReasonSerializer,
+        responses={200: s.ReversalRequestSerializer, **staff_errors(400, 404, 409)},
+        tags=["staff"],
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return super().post(request, pk)
 
 
 class CancelTableView(StaffView):

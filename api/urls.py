@@ -40,6 +40,10 @@ urlpatterns = [
     path("staff/users/<int:pk>/wallet/", staff.StaffUserWalletView.as_view(), name="user-wallet"),
     path("staff/journals/<int:pk>/", staff.JournalView.as_view(), name="journal"),
     path("staff/journals/<int:pk>/reverse/", staff.ReverseJournalView.as_view(), name="reverse"),
+    path(
+        "staff/reversals/<int:pk>/withdraw/", staff.WithdrawReversalView.as_view(), name="withdraw-reversal"
+    ),
+    path("staff/reversals/<int:pk>/decline/", staff.DeclineReversalView.as_view(), name="decline-reversal"),
     path("staff/tables/<int:pk>/cancel/", staff.CancelTableView.as_view(), name="cancel-table"),
     re_path(r"^(?P<path>.*)$", errors.not_found, name="not-found"),
 ]

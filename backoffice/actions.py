@@ -8,12 +8,19 @@ leaves no audit row. Every action needs a staff user and a reason.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 
 from accounts.text import visible
-from backoffice.models import AuditAction, AuditLog, ReversalRequest, VoidRequest
+from backoffice.models import (
+    AuditAction,
+    AuditLog,
+    Closed,
+    ReversalRequest,
+    SecondStaffRequest,
+    VoidRequest,
+)
 from games import services
 from games.errors import GameError
 from games.models import Table
@@ -50,6 +57,8 @@ WITHDRAWAL_MONEY = frozenset(
     }
 )
 NOT_REVERSIBLE = POOL_MONEY | WITHDRAWAL_MONEY
+
+R = TypeVar("R", bound=SecondStaffRequest)
 
 
 def reversal_refused(journal: Journal) -> str:
@@ -127,7 +136,7 @@ def reverse_journal(
         _not_reversed(journal)
         if not needs_second_staff(journal, money.amount):
             # A request asked under a lower line waits for its second member, whatever the line now.
-            if ReversalRequest.objects.filter(journal=journal, confirmed_at__isnull=True).exists():
+            if ReversalRequest.waiting().filter(journal=journal).exists():
                 raise GameError(
                     "already_requested", "A reversal of this journal is already waiting for confirmation."
                 )
@@ -342,3 +351,48 @@ def decide_identity(user_id: int, verified: bool, reason: str, by_user: Any) -> 
             last_four=done.last_four,
         )
     return done
+
+
+def close_request(kind: type[R], request_id: int, how: Closed, reason: str, by_user: Any) -> R:
+    """Close a waiting four-eyes request without its action, with one audit row in the same
+    transaction: withdrawn by the member who asked (who still holds the permission to ask), or
+    declined by a different member holding the permission to confirm it. Nothing else is done;
+    a new request for the same target may then be asked. Refused (``already_decided``) once
+    the request is confirmed or closed."""
+    withdrawn = how == Closed.WITHDRAWN
+    reason = staff_reason(by_user, reason, kind.ask_permission if withdrawn else kind.confirm_permission)
+    with transaction.atomic():
+        try:
+            request = kind.close(request_id, by_user, how, reason)
+        except kind.DoesNotExist:
+            raise GameError("no_request", f"There is no such {kind.what}.") from None
+        record(
+            by_user,
+            kind.withdraw_action if withdrawn else kind.decline_action,
+            request.target,
+            reason,
+            request=request.pk,
+            requested_by=request.requested_by_id,
+            requested_reason=request.reason,
+        )
+    return request
+
+
+def withdraw_void(request_id: int, reason: str, by_user: Any) -> VoidRequest:
+    """The member who asked for a void takes it back: the game goes on."""
+    return close_request(VoidRequest, request_id, Closed.WITHDRAWN, reason, by_user)
+
+
+def decline_void(request_id: int, reason: str, by_user: Any) -> VoidRequest:
+    """A second member says no to a void: the game goes on."""
+    return close_request(VoidRequest, request_id, Closed.DECLINED, reason, by_user)
+
+
+def withdraw_reversal(request_id: int, reason: str, by_user: Any) -> ReversalRequest:
+    """The member who asked for a reversal takes it back: the journal stands."""
+    return close_request(ReversalRequest, request_id, Closed.WITHDRAWN, reason, by_user)
+
+
+def decline_reversal(request_id: int, reason: str, by_user: Any) -> ReversalRequest:
+    """A second member says no to a reversal: the journal stands."""
+    return close_request(ReversalRequest, request_id, Closed.DECLINED, reason, by_user)

@@ -143,7 +143,9 @@ def case(request: HttpRequest, case_id: int) -> HttpResponse:
     links = linked_accounts(case, others, subjects)
     ids = subjects | {u for link in links for u in link.users}
     refunds = list(
-        RefundRequest.objects.filter(case=case).select_related("requested_by", "confirmed_by", "journal")
+        RefundRequest.objects.filter(case=case).select_related(
+            "requested_by", "confirmed_by", "closed_by", "journal"
+        )
     )
     ids |= {pk for r in refunds for move in r.moves for pk in move[:2]}
     names = {u.pk: u for u in User.objects.filter(pk__in=ids)}
@@ -272,6 +274,32 @@ def confirm_refund(request: HttpRequest, request_id: int) -> HttpResponse:
     def step() -> str:
         done = risk.confirm_refund(request_id, request.POST.get("reason", ""), request.user)
         return f"Refunded {money(done.total)}: journal {done.journal.key if done.journal else ''}."
+
+    return _act(request, proposed.case_id, step)
+
+
+@require_POST
+@staff_page(risk.ACT)
+def withdraw_refund(request: HttpRequest, request_id: int) -> HttpResponse:
+    """The member who proposed a refund takes it back, with a reason."""
+    proposed = get_object_or_404(RefundRequest, pk=request_id)
+
+    def step() -> str:
+        risk.withdraw_refund(request_id, request.POST.get("reason", ""), request.user)
+        return f"Your refund of {money(proposed.total)} is withdrawn: nothing moved."
+
+    return _act(request, proposed.case_id, step)
+
+
+@require_POST
+@staff_page(risk.CONFIRM)
+def decline_refund(request: HttpRequest, request_id: int) -> HttpResponse:
+    """A second member says no to another's proposed refund, with a reason."""
+    proposed = get_object_or_404(RefundRequest, pk=request_id)
+
+    def step() -> str:
+        risk.decline_refund(request_id, request.POST.get("reason", ""), request.user)
+        return f"The refund of {money(proposed.total)} is declined: nothing moved."
 
     return _act(request, proposed.case_id, step)
 

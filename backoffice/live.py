@@ -143,7 +143,7 @@ def live_tables(now: datetime | None = None) -> list[LiveTable]:
             "table_id", "round__tournament__name", "round__number"
         )
     }
-    pending = set(VoidRequest.objects.filter(confirmed_at__isnull=True).values_list("table_id", flat=True))
+    pending = set(VoidRequest.waiting().values_list("table_id", flat=True))
     rows = []
     for table in tables:
         state = table.state

@@ -4,7 +4,8 @@ Risk staff (``backoffice.reverse_journal``) open an entry's journal, see what it
 a reason; ``backoffice.actions.reverse_journal`` posts the correction through the wallet's one
 posting function (``wallet.ledger.reverse``: a new journal, nothing updated or deleted), or,
 above the cashier's four-eyes line, records a request that a second staff member confirms here
-(``confirm_reversal``). Pool money and a withdrawal's journals are refused (R-MONEY-5). The
+(``confirm_reversal``), or declines (``decline_reversal``; the member who asked may withdraw it,
+``withdraw_reversal``). Pool money and a withdrawal's journals are refused (R-MONEY-5). The
 statement shows each reversal's reason and who made it (and who asked, with four eyes).
 """
 
@@ -44,9 +45,9 @@ def notes(journals: Iterable[Journal], may_reverse: bool) -> dict[int, dict[str,
     corrected = [j.reverses_id for j in by_id.values() if j.kind == JournalKind.REVERSAL and j.reverses_id]
     asked = {
         (r.journal_id, r.confirmed_at is None): r
-        for r in ReversalRequest.objects.filter(journal_id__in=[*by_id, *corrected]).select_related(
-            "requested_by"
-        )
+        for r in ReversalRequest.objects.filter(
+            journal_id__in=[*by_id, *corrected], closed_at__isnull=True
+        ).select_related("requested_by")
     }
     out: dict[int, dict[str, Any]] = {}
     for pk, journal in by_id.items():
@@ -88,7 +89,8 @@ def _legs(journal: Journal) -> list[dict[str, str]]:
 @staff_page(REVERSE)
 def reverse_entry(request: HttpRequest, user_id: int, journal_id: int) -> HttpResponse:
     """GET: the journal, what its reversal would move back, and the reason form (or why it
-    cannot be reversed). POST: reverse it, ask for it, or confirm another member's request."""
+        cannot be reversed), and the requests for it withdrawn or declined. POST: reverse it, ask for
+    it, confirm or decline another member's request (``decision``), or withdraw one's own."""
     player = get_object_or_404(User, pk=user_id)
     journal = get_object_or_404(Journal.objects.select_related("created_by"), pk=journal_id)
     if not Entry.objects.filter(account__owner=player, journal=journal).exists():
@@ -98,6 +100,17 @@ def reverse_entry(request: HttpRequest, user_id: int, journal_id: int) -> HttpRe
         reason = request.POST.get("reason", "")
         try:
             waiting = request.POST.get("request", "")
+            decision = request.POST.get("decision", "confirm")
+            if waiting.isdigit() and decision == "withdraw":
+                actions.withdraw_reversal(int(waiting), reason, request.user)
+                messages.success(
+                    request, "Withdrawn: your request for this reversal is closed; nothing moved."
+                )
+                return redirect(here)
+            if waiting.isdigit() and decision == "decline":
+                actions.decline_reversal(int(waiting), reason, request.user)
+                messages.success(request, "Declined: the journal stands; nothing moved.")
+                return redirect(here)
             if waiting.isdigit():
                 done = actions.confirm_reversal(int(waiting), reason, request.user)
                 messages.success(request, f"Reversed: journal {done.key} moves the money back.")
@@ -124,9 +137,10 @@ def reverse_entry(request: HttpRequest, user_id: int, journal_id: int) -> HttpRe
         "legs": legs,
         "refused": actions.reversal_refused(journal),
         "reversal": Journal.objects.filter(reverses=journal).select_related("created_by").first(),
-        "waiting": ReversalRequest.objects.filter(journal=journal, confirmed_at__isnull=True)
-        .select_related("requested_by")
-        .first(),
+        "waiting": ReversalRequest.waiting().filter(journal=journal).select_related("requested_by").first(),
+        "closed": ReversalRequest.objects.filter(journal=journal, closed_at__isnull=False)
+        .select_related("requested_by", "closed_by")
+        .order_by("-closed_at"),
         "four_eyes": actions.needs_second_staff(journal, amount),
         "line": money(cashier.limit("WALLET_SECOND_APPROVAL_OVER"), Currency.INR),
     }
@@ -136,7 +150,7 @@ def reverse_entry(request: HttpRequest, user_id: int, journal_id: int) -> HttpRe
 def waiting_for(user: User | None = None) -> list[ReversalRequest]:
     """The reversals waiting for a second staff member (of one player's statement, or all)."""
     found = (
-        ReversalRequest.objects.filter(confirmed_at__isnull=True)
+        ReversalRequest.waiting()
         .select_related("journal", "requested_by", "player")
         .annotate(amount=Sum("journal__transfers__amount"))
     )

@@ -25,8 +25,8 @@ from django.db.models import Q
 
 from accounts.models import User
 from accounts.sessions import revoke_everything
-from backoffice.actions import record, staff_reason
-from backoffice.models import AuditAction, AuditLog, RefundRequest
+from backoffice.actions import close_request, record, staff_reason
+from backoffice.models import AuditAction, AuditLog, Closed, RefundRequest
 from fairplay.cases import open_case
 from fairplay.models import Case, CaseWarning
 from fairplay.words import STATUS_ORDER, WARNING_MESSAGE
@@ -307,6 +307,23 @@ def confirm_refund(request_id: int, reason: str, by_user: Any) -> RefundRequest:
             players=sorted({p for m in moves for p in m[:2]}),
         )
         case.save(update_fields=["updated_at"])
+    return request
+
+
+def withdraw_refund(request_id: int, reason: str, by_user: Any) -> RefundRequest:
+    """The member who proposed a refund takes it back: nothing moves; one audit row on the case."""
+    return _close_refund(request_id, Closed.WITHDRAWN, reason, by_user)
+
+
+def decline_refund(request_id: int, reason: str, by_user: Any) -> RefundRequest:
+    """A second member says no to a proposed refund: nothing moves; one audit row on the case."""
+    return _close_refund(request_id, Closed.DECLINED, reason, by_user)
+
+
+def _close_refund(request_id: int, how: Closed, reason: str, by_user: Any) -> RefundRequest:
+    with transaction.atomic():
+        request = close_request(RefundRequest, request_id, how, reason, by_user)
+        Case.objects.filter(pk=request.case_id).update(updated_at=request.closed_at)
     return request
 
 

@@ -38,7 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "backoffice/home.html",
         {
-            "voids_pending": VoidRequest.objects.filter(confirmed_at__isnull=True).count(),
+            "voids_pending": VoidRequest.waiting().count(),
             "tournament_requests_pending": StaffRequest.objects.filter(confirmed_at__isnull=True).count(),
             "identity_pending": Verification.objects.filter(status=KycStatus.PENDING).count(),
             "payouts_unsent": Withdrawal.objects.filter(
@@ -51,7 +51,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "cases_open": Case.objects.filter(status="open").count()
             if request.user.has_perm("fairplay.view_case")
             else 0,
-            "refunds_waiting": RefundRequest.objects.filter(confirmed_at__isnull=True).count()
+            "refunds_waiting": RefundRequest.waiting().count()
             if request.user.has_perm("fairplay.confirm_refund")
             else 0,
         },

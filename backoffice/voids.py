@@ -1,6 +1,8 @@
 """The void of a running game (R-MONEY-7), four eyes: one staff member asks, with the reason the
-players will read; a second one confirms, and only then is the game voided. Both steps are in
-the audit log (``backoffice.actions.request_void`` / ``confirm_void``)."""
+players will read; a second one confirms, and only then is the game voided. Until then the
+member who asked may withdraw the request, or another member may decline it, each with a
+reason, and the game goes on. Every step is in the audit log (``backoffice.actions``:
+``request_void``, ``confirm_void``, ``withdraw_void``, ``decline_void``)."""
 
 from __future__ import annotations
 
@@ -28,12 +30,13 @@ def voids(request: HttpRequest) -> HttpResponse:
         "running": Table.objects.filter(status="playing")
         .select_related("template")
         .order_by("updated_at")[:200],
-        "pending": VoidRequest.objects.filter(confirmed_at__isnull=True).select_related(
-            "table__template", "requested_by"
-        ),
+        "pending": VoidRequest.waiting().select_related("table__template", "requested_by"),
         "done": VoidRequest.objects.filter(confirmed_at__isnull=False)
         .select_related("table__template", "requested_by", "confirmed_by")
         .order_by("-confirmed_at")[:20],
+        "closed": VoidRequest.objects.filter(closed_at__isnull=False)
+        .select_related("table__template", "requested_by", "closed_by")
+        .order_by("-closed_at")[:20],
     }
     return render(request, "backoffice/voids.html", context)
 
@@ -68,5 +71,25 @@ def confirm_void(request: HttpRequest, request_id: int) -> HttpResponse:
     def step() -> None:
         table = actions.confirm_void(request_id, request.POST.get("reason", ""), request.user)
         messages.success(request, f"Table {table.pk} is voided: every fee and hold is back with its player.")
+
+    return _act(request, step)
+
+
+@require_POST
+@staff_page(VOID)
+def withdraw_void(request: HttpRequest, request_id: int) -> HttpResponse:
+    def step() -> None:
+        void = actions.withdraw_void(request_id, request.POST.get("reason", ""), request.user)
+        messages.success(request, f"Table {void.table_id}: your request for its void is withdrawn.")
+
+    return _act(request, step)
+
+
+@require_POST
+@staff_page(VOID)
+def decline_void(request: HttpRequest, request_id: int) -> HttpResponse:
+    def step() -> None:
+        void = actions.decline_void(request_id, request.POST.get("reason", ""), request.user)
+        messages.success(request, f"Table {void.table_id}: the void is declined; the game goes on.")
 
     return _act(request, step)

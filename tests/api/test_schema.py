@@ -18,11 +18,12 @@ from drf_spectacular.validation import validate_schema
 from jsonschema import Draft202012Validator
 from rest_framework.authtoken.models import Token
 
+from backoffice.models import ReversalRequest
 from backoffice.reports import REPORTS
 from games.models import Deal, Table
 from tests.api.support import _fast_passwords, _fresh_throttles, client_for  # noqa: F401
 from tests.backoffice.support import DAY1, DAY3, play_a_deal, seed, template
-from tests.conftest import off_site
+from tests.conftest import make_user, off_site
 from tournaments import services as tournament_services
 from wallet.cashier import topup_chips
 from wallet.models import Journal, JournalKind, Withdrawal
@@ -109,6 +110,17 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
     def latest_withdrawal() -> int:
         return Withdrawal.objects.filter(user=alice, status="requested").latest("id").pk
 
+    def asked_by(member: Any) -> Any:
+        """A reversal request of the deposit, asked by ``member``, for sam to close."""
+
+        def ask() -> int:
+            return ReversalRequest.objects.create(
+                journal=split, requested_by=member, reason="a chargeback?"
+            ).pk
+
+        return ask
+
+    rita = make_user("rita", staff=True, role="risk")
     period = {"start": DAY1.isoformat(), "end": DAY3.isoformat(), "currency": "INR"}
     return [
         (
@@ -167,6 +179,8 @@ def _calls(ctx: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any], dict[str
         ("staff_withdrawal_reject", sam, {"pk": latest_withdrawal}, {}, {"reason": "duplicate request"}, 200),
         ("staff_user_wallet", sam, {"pk": alice.pk}, {"currency": "INR"}, None, 200),
         ("staff_journal", sam, {"pk": data.prize_journal.pk}, {}, None, 200),
+        ("staff_reversal_withdraw", sam, {"pk": asked_by(sam)}, {}, {"reason": "asked by mistake"}, 200),
+        ("staff_reversal_decline", sam, {"pk": asked_by(rita)}, {}, {"reason": "the charge stands"}, 200),
         (
             "staff_journal_reverse",
             sam,

@@ -557,7 +557,7 @@ def test_the_refund_is_proposed_and_confirmed_through_the_case_page(client, desk
     form = {"from_0": desk["alice"].pk, "to_0": "Carol", "amount_0": "72.50", "reason": "carol's losses"}
     page = client.post(url, form, follow=True).content.decode()
     assert "Proposed a refund of ₹72.50" in page
-    assert "Waits for another staff member to confirm." in page
+    assert "Waits for another staff member to confirm or decline." in page
     bad = client.post(url, {**form, "amount_0": "72.5"}, follow=True).content.decode()
     assert "Line 1: Enter an amount in rupees" in bad
     request = RefundRequest.objects.get()

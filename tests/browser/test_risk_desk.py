@@ -79,7 +79,7 @@ def test_two_risk_members_freeze_a_colluder_and_refund_the_victim_who_then_sees_
     refund.get_by_label("Reason (kept with the journal)").fill("carol's losses at the dumping tables")
     refund.get_by_role("button", name="Propose the refund").click()
     assert "Proposed a refund of ₹1,500.50" in rita.locator(".message").inner_text()
-    assert "Waits for another staff member to confirm." in rita.locator("main").inner_text()
+    assert "Waits for another staff member to confirm or decline." in rita.locator("main").inner_text()
     assert rita.get_by_role("button", name="Confirm the refund").count() == 0, "not the proposer's to confirm"
     rita.screenshot(path=str(SHOTS / "risk-case.png"), full_page=True)
 
