@@ -32,7 +32,7 @@ from fairplay import links
 from fairplay.cases import open_case
 from fairplay.device import device_of
 from fairplay.models import Signal, SignalKind
-from hotpath.statements import Insert, Prepared, Statement, execute_many, from_db
+from hotpath.statements import Insert, Prepared, Statement, execute_many
 from protection import kyc
 from protection.fingerprint import instrument_hash
 from protection.models import Verification
@@ -78,16 +78,24 @@ SAME_DOCUMENT_CHECKED = Prepared(
     ),
     arity=2,
 )
-#: The latest sightings of an address by other accounts (the window is applied to them here).
-SAME_ADDRESS = Prepared(
-    lambda value, user_id: (
-        Signal.objects.filter(address=value)
-        .exclude(user_id=user_id)
-        .order_by("-at")
-        .values_list("user_id", "at")[:ADDRESS_ROWS]
-    ),
-    arity=2,
-)
+
+
+def _same_address_sql() -> str:
+    """The other accounts among an address's latest :data:`ADDRESS_ROWS` sightings within the
+    window, at most one more than a crowd: the server reads the rows (its index on address and
+    time) and sends back a few ids, never the sightings themselves."""
+    table = Signal._meta.db_table
+    # Only the model's own names and the module's constants are formatted in.
+    return (
+        f"SELECT DISTINCT user_id FROM (SELECT user_id FROM {table} "  # noqa: S608
+        f"WHERE address = %s AND user_id <> %s AND at >= %s ORDER BY at DESC LIMIT {ADDRESS_ROWS}) "
+        f"AS latest LIMIT {ADDRESS_CROWD + 1}"
+    )
+
+
+def _same_address(address: str, user_id: int, since: datetime) -> Statement:
+    at = Signal._meta.get_field("at").get_db_prep_value(since, connection)
+    return _same_address_sql(), [address, user_id, at]
 
 
 def record(
@@ -113,17 +121,13 @@ def record(
     if document:
         reads.append(("document", SAME_DOCUMENT_CHECKED.statement(document, user_id)))
     if address:
-        reads.append(("address", SAME_ADDRESS.statement(address, user_id)))
+        reads.append(("address", _same_address(address, user_id, at - timedelta(hours=ADDRESS_HOURS))))
     results = execute_many([_INSERT.statement([row]), *(statement for _, statement in reads)])
     others: dict[str, set[int]] = {}
-    since = at - timedelta(hours=ADDRESS_HOURS)
     for (reason, _), result in zip(reads, results[1:], strict=True):
-        if reason == "address":
-            ids = {int(row[0]) for row in result.rows if _moment(row[1]) >= since}
-            if len(ids) > ADDRESS_CROWD:
-                continue  # a crowd's address: a carrier's NAT, not a person
-        else:
-            ids = {int(row[0]) for row in result.rows}
+        ids = {int(row[0]) for row in result.rows}
+        if reason == "address" and len(ids) > ADDRESS_CROWD:
+            continue  # a crowd's address: a carrier's NAT, not a person
         if ids:
             others.setdefault(reason, set()).update(ids)
     if others:
@@ -139,13 +143,6 @@ def record(
         document=document,
         table_id=table_id,
     )
-
-
-def _moment(value: Any) -> datetime:
-    """A timestamp as the database gave it (SQLite: text) as an aware datetime."""
-    found = from_db(Signal._meta.get_field("at"), value)
-    assert isinstance(found, datetime)
-    return found
 
 
 def _address(request: Any) -> str | None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from fairplay import links, signals
 from fairplay.models import Case, Link, Signal
@@ -53,6 +56,34 @@ def test_an_address_shared_by_a_crowd_links_nobody(alice):
     logged_in(alice, address="100.64.0.1")
     assert Link.objects.filter(low_id=alice.pk).count() + Link.objects.filter(high_id=alice.pk).count() == 0
     assert links_before == Link.objects.count()
+
+
+def test_an_address_links_up_to_a_crowd_and_no_further(alice, bob):
+    """Seen on ADDRESS_CROWD other accounts, an address links to each of them; on one more, to
+    none (however often one of them logged in: accounts are counted, not sightings)."""
+    others = [make_user(f"other{n}") for n in range(signals.ADDRESS_CROWD)]
+    for user in others:
+        for _ in range(3):
+            logged_in(user, address="100.64.0.2")
+    logged_in(alice, address="100.64.0.2")
+    linked = set(Link.objects.filter(low_id=alice.pk).values_list("high_id", flat=True))
+    linked |= set(Link.objects.filter(high_id=alice.pk).values_list("low_id", flat=True))
+    assert linked == {user.pk for user in others}
+    logged_in(bob, address="100.64.0.2")
+    assert not Link.objects.filter(low_id=bob.pk).exists()
+    assert not Link.objects.filter(high_id=bob.pk).exists()
+
+
+def test_an_address_links_only_sightings_within_its_window(alice, bob):
+    now = timezone.now()
+    signals.record(
+        "login", bob.pk, address="203.0.113.9", at=now - timedelta(hours=signals.ADDRESS_HOURS, minutes=5)
+    )
+    signals.record("login", alice.pk, address="203.0.113.9", at=now)
+    assert not Link.objects.exists(), "bob was last seen there more than a day ago"
+    signals.record("login", bob.pk, address="203.0.113.9", at=now - timedelta(hours=1))
+    signals.record("login", alice.pk, address="203.0.113.9", at=now)
+    assert Link.objects.get().reasons.keys() == {"address"}
 
 
 def test_each_sighting_is_one_row_with_its_client(alice):
