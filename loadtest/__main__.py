@@ -520,8 +520,11 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         pace = max(1.0, tables / 10)
+        short: list[list[Seat]] = []
         if args.arrive:
-            layout = seat_through_the_site(web_url, arrival_template(args.seats), tables, args.seats, pace)
+            layout, short = seat_through_the_site(
+                web_url, arrival_template(args.seats), tables, args.seats, pace
+            )
         else:
             layout = seat_tables(tables, args.seats)
         gauge = connection_gauge()
@@ -542,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
                 step_connections = gauge.stop()
             tally = arriving.stop() if arriving is not None else None
             samples = memory.stop()
-            end_tables(layout)
+            end_tables(layout + short)  # a table left short would wait into the next step
         step.memory = samples if args.memory_every else []
         if gauge is not None:
             step.db_connections, step.db_connections_total = step_connections, gauge.most_total

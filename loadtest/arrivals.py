@@ -76,11 +76,15 @@ def arrive(
     return Arrived(str(answer["user"]), session, table)
 
 
-def seat_through_the_site(url: str, template: int, count: int, seats: int, rate: float) -> list[list[Seat]]:
+def seat_through_the_site(
+    url: str, template: int, count: int, seats: int, rate: float
+) -> tuple[list[list[Seat]], list[list[Seat]]]:
     """``count`` full tables of ``seats`` players who each arrived through the site and sat down
-    with play now, at most ``rate`` arrivals a second; the tables they filled, in order. Their
-    sign-ups, log-ins and deposits run at once; their play nows one after another, so each fills
-    the table the one before opened (play now seats at the waiting table nearest to full)."""
+    with play now, at most ``rate`` arrivals a second: the tables they filled, in order, and any
+    they left short (a play now that found a table waiting from before, or a refused arrival),
+    which the caller ends with the step. Their sign-ups, log-ins and deposits run at once; their
+    play nows one after another, so each fills the table the one before opened (play now seats
+    at the waiting table nearest to full)."""
     tally = Tally()
     seating = threading.Lock()
     run = secrets.token_hex(3)
@@ -99,7 +103,8 @@ def seat_through_the_site(url: str, template: int, count: int, seats: int, rate:
     for player in arrived:
         if player is not None and player.table is not None:
             by_table.setdefault(player.table, []).append(Seat(player.table, player.user, player.session))
-    return [players for _, players in sorted(by_table.items()) if len(players) == seats]
+    tables = [players for _, players in sorted(by_table.items())]
+    return [one for one in tables if len(one) == seats], [one for one in tables if len(one) < seats]
 
 
 @dataclass

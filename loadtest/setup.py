@@ -91,13 +91,24 @@ def seat_tables(count: int, seats: int) -> list[list[Seat]]:
 
 def arrival_template(seats: int) -> int:
     """The template players who arrive through the site sit down at with play now (``--arrive``):
-    the load test's, but offered, so that play now takes it."""
+    the load test's, but offered, so that play now takes it. A table of it still waiting for
+    players (a run that stopped while seating) is cancelled first: play now would fill it
+    before opening the step's own."""
     django_setup()
-    from games.models import TableTemplate
+    from games import services
+    from games.errors import GameError
+    from games.models import Table, TableStatus, TableTemplate
 
     template, _ = TableTemplate.objects.get_or_create(
         name=f"Load test, arriving, {seats} seats", seats=seats, defaults={**TEMPLATE, "active": True}
     )
+    for table_id in Table.objects.filter(template=template, status=TableStatus.WAITING).values_list(
+        "pk", flat=True
+    ):
+        try:
+            services.cancel(table_id, "the load test's step is over")
+        except GameError:
+            continue  # started or ended meanwhile
     return int(template.pk)
 
 

@@ -381,3 +381,27 @@ def test_the_harness_raises_its_limit_of_open_files_for_a_socket_a_seat():
         assert raised == (hard if hard != resource.RLIM_INFINITY else 1 << 20)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.django_db
+def test_a_table_left_waiting_by_an_earlier_run_is_cancelled_before_players_arrive():
+    """Play now fills the waiting table nearest to full: one left half full by a run that
+    stopped while seating would take the step's first arrival, and the step would fill one
+    table fewer than asked. The arrivals' template cancels it first, and only it."""
+    from games import services
+    from games.models import Table, TableTemplate
+    from loadtest.setup import arrival_template
+    from tests.conftest import make_user
+    from wallet.cashier import topup_chips
+
+    template = TableTemplate.objects.get(pk=arrival_template(2))
+    left = services.open_table(template)
+    stranded = make_user("stranded")
+    topup_chips(stranded)
+    services.join(left.pk, stranded)
+    other = services.open_table(
+        TableTemplate.objects.create(name="Not the load test's", variant="pool101", seats=2)
+    )
+    assert arrival_template(2) == template.pk
+    assert Table.objects.get(pk=left.pk).status == "cancelled"
+    assert Table.objects.get(pk=other.pk).status == "waiting"
