@@ -64,8 +64,13 @@ def test_a_player_plays_a_practice_sit_and_go_to_its_result_on_a_phone(browser, 
         while time.monotonic() < deadline:
             if "/games/tables/" in page.url:
                 if page.is_visible("#game-over"):
-                    page.goto(f"{site.url}{tournament_path}")
+                    # The round's table leads back to its tournament, not to the lobby.
+                    page.click(f"#game-over >> text=Back to {SIT_AND_GO}")
+                    page.wait_for_url(f"{site.url}{tournament_path}")
                 elif page.is_visible("#drop") and page.is_enabled("#drop"):
+                    stage = "round 1" if len(tables) == 1 else "the final"
+                    expect(page.locator(".topbar h1 small")).to_contain_text(f"{SIT_AND_GO} · {stage}")
+                    expect(page.locator(".topbar .back")).to_have_attribute("href", tournament_path)
                     if len(tables) == 1 and not page.locator("#status").get_attribute("data-shot"):
                         page.locator("#status").evaluate("el => el.dataset.shot = '1'")
                         shoot(page, "tournament-table.png")
