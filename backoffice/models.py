@@ -51,6 +51,14 @@ class AuditAction(models.TextChoices):
     DECLINE_REVERSAL = "decline_reversal", "Declined another member's request for a reversal"
     WITHDRAW_REFUND = "withdraw_refund", "Withdrew their own proposed refund"
     DECLINE_REFUND = "decline_refund", "Declined another member's proposed refund"
+    WITHDRAW_TOURNAMENT_END = (
+        "withdraw_tournament_end",
+        "Withdrew their own request to cancel or void a tournament",
+    )
+    DECLINE_TOURNAMENT_END = (
+        "decline_tournament_end",
+        "Declined another member's request to cancel or void a tournament",
+    )
 
 
 class AuditLog(models.Model):
