@@ -368,7 +368,7 @@ def close_request(kind: type[R], request_id: int, how: Closed, reason: str, by_u
             raise GameError("no_request", f"There is no such {kind.what}.") from None
         record(
             by_user,
-            kind.withdraw_action if withdrawn else kind.decline_action,
+            AuditAction(kind.withdraw_action if withdrawn else kind.decline_action),
             request.target,
             reason,
             request=request.pk,

@@ -85,18 +85,25 @@ class StaffRequestAdmin(ReadOnlyMixin, ModelAdmin):
     list_display = [
         "id",
         "tournament",
-        "what",
+        "step",
         "requested_by",
         "requested_at",
         "confirmed_by",
         "confirmed_at",
+        "outcome",
+        "closed_by",
+        "closed_at",
     ]
     fields = readonly_fields = (
         "tournament",
-        "what",
+        "step",
         "reason",
         "requested_by",
         "requested_at",
         "confirmed_by",
         "confirmed_at",
+        "outcome",
+        "closed_by",
+        "closed_at",
+        "close_reason",
     )

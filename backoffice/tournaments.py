@@ -1,8 +1,9 @@
 """Tournaments in the back office: create one from a preset (its settings fixed at creation,
 R-TOUR-1, R-MONEY-6), list them with their money (buy-ins taken, rake, overlay paid by the
 house, prizes paid), and cancel or void one with four eyes (R-MONEY-7, R-TOUR-6): one staff
-member asks with the reason the players will read, a different one confirms. Each step is in
-the audit log."""
+member asks with the reason the players will read, a different one confirms; or the asker
+withdraws the request, or a different member declines it, each with a reason, and nothing is
+done. Each step is in the audit log, written in the step's transaction."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_POST
 from accounts.text import visible
 from backoffice.access import staff_page
 from backoffice.actions import record
-from backoffice.models import AuditAction
+from backoffice.models import AuditAction, Closed
 from tournaments import services
 from tournaments.models import StaffRequest, Tournament
 from tournaments.presets import PRESETS
@@ -62,9 +63,10 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "rows": rows,
         "presets": PRESETS,
-        "pending": StaffRequest.objects.filter(confirmed_at__isnull=True).select_related(
-            "tournament", "requested_by"
-        ),
+        "pending": StaffRequest.waiting().select_related("tournament", "requested_by"),
+        "closed": StaffRequest.objects.filter(closed_at__isnull=False)
+        .select_related("tournament", "requested_by", "closed_by")
+        .order_by("-closed_at", "-id")[:20],
         "what": STAFF_REQUESTS,
         "may_create": request.user.has_perm(CREATE),
         "may_end": request.user.has_perm(END),
@@ -158,7 +160,7 @@ def confirm(request: HttpRequest, request_id: int) -> HttpResponse:
                 t.ref,
                 reason,
                 request=request_id,
-                what=asked.what,
+                what=asked.step,
                 requested_by=asked.requested_by_id,
                 requested_reason=asked.reason,
             )
@@ -167,3 +169,46 @@ def confirm(request: HttpRequest, request_id: int) -> HttpResponse:
         )
 
     return _act(request, step)
+
+
+def _close(request: HttpRequest, request_id: int, how: Closed) -> HttpResponse:
+    """Withdraw (the asker) or decline (another member) a waiting request, with a reason and an
+    audit row in the same transaction; the tournament is left as it is."""
+
+    def step() -> None:
+        reason = visible(request.POST.get("reason", ""))
+        withdrawn = how == Closed.WITHDRAWN
+        with transaction.atomic():
+            if withdrawn:
+                closed = services.withdraw(request_id, reason, request.user)
+            else:
+                closed = services.decline(request_id, reason, request.user)
+            record(
+                request.user,
+                AuditAction(closed.withdraw_action if withdrawn else closed.decline_action),
+                closed.target,
+                closed.close_reason,
+                request=closed.pk,
+                what=closed.step,
+                requested_by=closed.requested_by_id,
+                requested_reason=closed.reason,
+            )
+        name = closed.tournament.name
+        if withdrawn:
+            messages.success(request, f"Your request to {closed.step} {name} is withdrawn: nothing is done.")
+        else:
+            messages.success(request, f"The request to {closed.step} {name} is declined: nothing is done.")
+
+    return _act(request, step)
+
+
+@require_POST
+@staff_page(END)
+def withdraw(request: HttpRequest, request_id: int) -> HttpResponse:
+    return _close(request, request_id, Closed.WITHDRAWN)
+
+
+@require_POST
+@staff_page(END)
+def decline(request: HttpRequest, request_id: int) -> HttpResponse:
+    return _close(request, request_id, Closed.DECLINED)

@@ -58,4 +58,12 @@ urlpatterns = [
     path(
         "tournaments/requests/<int:request_id>/confirm/", tournaments.confirm, name="confirm_tournament_end"
     ),
+    path(
+        "tournaments/requests/<int:request_id>/withdraw/",
+        tournaments.withdraw,
+        name="withdraw_tournament_end",
+    ),
+    path(
+        "tournaments/requests/<int:request_id>/decline/", tournaments.decline, name="decline_tournament_end"
+    ),
 ]

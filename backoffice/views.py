@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "backoffice/home.html",
         {
             "voids_pending": VoidRequest.waiting().count(),
-            "tournament_requests_pending": StaffRequest.objects.filter(confirmed_at__isnull=True).count(),
+            "tournament_requests_pending": StaffRequest.waiting().count(),
             "identity_pending": Verification.objects.filter(status=KycStatus.PENDING).count(),
             "payouts_unsent": Withdrawal.objects.filter(
                 status=Withdrawal.Status.PAID, provider_ref=""

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from games.four_eyes import WAITING, SecondStaffRequest
 from tournaments.words import REGISTRATION_STATUSES, STAFF_REQUESTS, STATUSES
 from wallet.models import Currency
 
@@ -176,29 +177,36 @@ class RoundTable(models.Model):
         return f"table {self.table_id} of {self.round}"
 
 
-class StaffRequest(models.Model):
-    """Four eyes (R-MONEY-7, R-TOUR-6): one staff member asks to cancel or void a tournament,
-    with the reason the players will read; a different one confirms, and only then is it done."""
+class StaffRequest(SecondStaffRequest):
+    """Four eyes (R-MONEY-7, R-TOUR-6), a kind of :class:`games.four_eyes.SecondStaffRequest`:
+    one staff member asks to cancel or void a tournament (``step``), with the reason the players
+    will read; a different one confirms, and only then is it done. Until then the asker may
+    withdraw it, or a different member decline it, each with a reason: nothing is done, and a
+    new request for the tournament may be asked."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="staff_requests")
-    what = models.CharField(max_length=8, choices=list(STAFF_REQUESTS.items()))
-    reason = models.TextField()
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    requested_at = models.DateTimeField(auto_now_add=True)
-    confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
+    #: What is asked: ``cancel`` (not yet running) or ``void`` (running); a ``tournaments.engine.Step``.
+    step = models.CharField(max_length=8, choices=list(STAFF_REQUESTS.items()), db_column="what")
+    reason = models.TextField(help_text="Why, as the players will read it.")
+
+    what, of = "cancel or void", "tournament"
+    # The audit actions are backoffice.models.AuditAction's (the tournaments cannot import it).
+    withdraw_action, decline_action = "withdraw_tournament_end", "decline_tournament_end"
 
     class Meta:
         ordering = ["requested_at", "id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament"],
-                condition=models.Q(confirmed_at__isnull=True),
+                condition=WAITING,
                 name="one_open_request_per_tournament",
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.what} of tournament {self.tournament_id}"
+        state = self.state_words(STATUSES["cancelled" if self.step == "cancel" else "voided"].lower())
+        return f"{self.step} of tournament {self.tournament_id}: {state}"
+
+    @property
+    def target(self) -> str:
+        return f"tournament:{self.tournament_id}"

@@ -47,6 +47,7 @@ from games.engine import table as table_engine
 from games.engine.shuffle import new_seed as new_seed
 from games.engine.shuffle import seed_from_hex, seed_hex
 from games.errors import GameError
+from games.four_eyes import Closed
 from games.models import Table, TableStatus, TableTemplate
 from protection import money_play
 from protection import players as protected
@@ -480,12 +481,10 @@ def void(tournament_id: int, reason: str) -> Tournament:
 
 def request(tournament_id: int, what: str, reason: str, by: Any) -> StaffRequest:
     """The first pair of eyes (R-MONEY-7): ask to ``cancel`` a tournament not yet running, or to
-    ``void`` a running one. Nothing happens until a different staff member confirms."""
-    reason = (reason or "").strip()
-    if not getattr(by, "is_staff", False):
-        raise TournamentError("not_staff", "only staff may cancel or void a tournament")
-    if not reason:
-        raise TournamentError("reason_required", "say why: the players will read it")
+    ``void`` a running one. Nothing happens until a different staff member confirms; until then
+    the asker may withdraw it (:func:`withdraw`) or another member decline it (:func:`decline`).
+    One request waits per tournament."""
+    reason = _staff_reason(by, reason, "say why: the players will read it")
     if what not in ("cancel", "void"):
         raise TournamentError("bad_request", "a request is to cancel or to void")
     with transaction.atomic():
@@ -494,32 +493,62 @@ def request(tournament_id: int, what: str, reason: str, by: Any) -> StaffRequest
             engine.move(Status(tournament.status), Step(what))
         except TournamentRuleError as error:
             raise TournamentError(error.code, error.message) from None
-        if StaffRequest.objects.filter(tournament=tournament, confirmed_at__isnull=True).exists():
-            raise TournamentError(
-                "already_requested", "a request for this tournament already waits for a second member"
-            )
-        return StaffRequest.objects.create(tournament=tournament, what=what, reason=reason, requested_by=by)
+        return _four_eyes(lambda: StaffRequest.ask(by, reason, tournament=tournament, step=what))
+
+
+def _staff_reason(by: Any, reason: str, missing: str) -> str:
+    """Only staff act on a tournament's four eyes, always with a reason (the view checks the
+    permission)."""
+    if not getattr(by, "is_staff", False):
+        raise TournamentError("not_staff", "only staff may cancel or void a tournament")
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentError("reason_required", missing)
+    return reason
+
+
+def _four_eyes(step: Callable[[], StaffRequest]) -> StaffRequest:
+    """One step of :class:`games.four_eyes.SecondStaffRequest` on a tournament's request, its
+    refusals as the tournaments' own."""
+    try:
+        return step()
+    except StaffRequest.DoesNotExist:
+        raise TournamentError("no_request", "there is no such request") from None
+    except GameError as error:
+        raise TournamentError(error.code, error.message) from None
+    except WalletError as error:
+        raise TournamentError("same_staff", error.message) from None
 
 
 def confirm(request_id: int, by: Any) -> Tournament:
     """The second pair of eyes: a staff member other than the one who asked confirms, and the
-    tournament is cancelled or voided in the same transaction, with the first member's reason."""
+    tournament is cancelled or voided in the same transaction, with the first member's reason.
+    Refused once the request is confirmed, withdrawn or declined."""
     if not getattr(by, "is_staff", False):
         raise TournamentError("not_staff", "only staff may cancel or void a tournament")
     with transaction.atomic():
-        try:
-            asked = StaffRequest.objects.select_for_update().get(pk=request_id)
-        except StaffRequest.DoesNotExist:
-            raise TournamentError("no_request", f"there is no request {request_id}") from None
-        if asked.confirmed_at is not None:
-            raise TournamentError("already_confirmed", "this request was confirmed already")
-        if asked.requested_by_id == by.pk:
-            raise TournamentError("same_staff", "a second staff member must confirm: not the one who asked")
-        asked.confirmed_by, asked.confirmed_at = by, now()
-        asked.save(update_fields=["confirmed_by", "confirmed_at"])
-        if asked.what == "void":
+        asked = _four_eyes(lambda: StaffRequest.take(request_id, by))
+        if asked.step == "void":
             return void(asked.tournament_id, asked.reason)
         return cancel(asked.tournament_id, asked.reason)
+
+
+def withdraw(request_id: int, reason: str, by: Any) -> StaffRequest:
+    """The member who asked takes their request back, with a reason: nothing is done to the
+    tournament, and a new request may be asked. Refused for anyone else (they decline it), and
+    once the request is confirmed or closed."""
+    reason = _staff_reason(by, reason, "say why you withdraw it")
+    with transaction.atomic():
+        return _four_eyes(lambda: StaffRequest.close(request_id, by, Closed.WITHDRAWN, reason))
+
+
+def decline(request_id: int, reason: str, by: Any) -> StaffRequest:
+    """A second member says no to another's request, with a reason: nothing is done to the
+    tournament, and a new request may be asked. Refused for the member who asked (they withdraw
+    it), and once the request is confirmed or closed."""
+    reason = _staff_reason(by, reason, "say why you decline it")
+    with transaction.atomic():
+        return _four_eyes(lambda: StaffRequest.close(request_id, by, Closed.DECLINED, reason))
 
 
 # --- rounds -----------------------------------------------------------------------------------
