@@ -18,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sessions import session_group, user_group
-from games import access, client_actions, live, missed, presence
+from games import access, client_actions, here, live, missed, presence
 from games.errors import GameError
 from games.models import Table
 
@@ -121,6 +121,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join the group before reading the table, so no event falls between the two.
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups.append(group)
+        here.add(self)
         # Counted before the first snapshot, so that snapshot shows this player connected.
         came_online = await live.in_thread(presence.connected)(self.table_id, self.user.pk)
         self.counted = True
@@ -141,6 +142,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return int(value) if value.isdigit() and len(value) < 12 else None
 
     async def disconnect(self, code: int) -> None:
+        here.discard(self)
         if self.heartbeat is not None:
             self.heartbeat.cancel()
         missed.unwatch(self)

@@ -33,7 +33,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
-from games import client_actions, services, views_state
+from games import client_actions, here, services, views_state
 from games.models import Table
 from games.views_state import events_for, table_view
 from hotpath import jsontext
@@ -241,8 +241,10 @@ def perform(table_id: int, user: Any, frame: Mapping[str, Any]) -> Performed:
 
 
 async def announce(performed: Performed) -> None:
-    """After the consumer has answered: publish the action's writes to the other connections."""
+    """After the consumer has answered: the action's writes to the other connections, straight
+    to those in this process (:mod:`games.here`), and through the channel layer to all."""
     for message in performed.messages:
+        here.deliver(message)
         await send_to_group(message)
 
 
