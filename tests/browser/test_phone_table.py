@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_play import FINISH_CARD, RIGGED, SHOTS, log_in, play_now, two_at_the_rigged_table
-from tests.browser.test_table_ui import LANDSCAPE, PHONE, fits_one_screen, labels_checked, phone
+from tests.browser.test_table_ui import DESKTOP, LANDSCAPE, PHONE, fits_one_screen, labels_checked, phone
 
 pytestmark = pytest.mark.browser
 
@@ -232,7 +232,7 @@ ALICE_FIRST, PRIYANKA_FIRST = 8, 6
 def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site, seeds):
     """Six players, five with long names: each name stays within its seat (cut short with an
     ellipsis, the whole name in the seat's accessible name), no two overlap, nothing scrolls,
-    whoever has the first turn, upright or on its side."""
+    whoever has the first turn, upright or on its side; on a desktop the whole toss shows."""
     site = start_site(prepare=f"six_seats {seeds}")
     context = phone(browser)
     try:
@@ -268,6 +268,11 @@ def test_six_seats_on_a_phone_keep_their_names_apart(browser, start_site, seeds)
         page.set_viewport_size(LANDSCAPE)
         page.wait_for_timeout(400)
         page.screenshot(path=str(SHOTS / f"phone-landscape-six-seats-{shot}-first.png"))
+        fits_one_screen(page)
+        # A desktop's wide felt shows the whole toss, with nothing to scroll.
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_timeout(400)
+        assert page.eval_on_selector("#notice", "e => e.scrollHeight <= e.clientHeight + 1")
         fits_one_screen(page)
     finally:
         context.close()
