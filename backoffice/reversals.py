@@ -89,7 +89,7 @@ def _legs(journal: Journal) -> list[dict[str, str]]:
 @staff_page(REVERSE)
 def reverse_entry(request: HttpRequest, user_id: int, journal_id: int) -> HttpResponse:
     """GET: the journal, what its reversal would move back, and the reason form (or why it
-        cannot be reversed), and the requests for it withdrawn or declined. POST: reverse it, ask for
+    cannot be reversed), and the requests for it withdrawn or declined. POST: reverse it, ask for
     it, confirm or decline another member's request (``decision``), or withdraw one's own."""
     player = get_object_or_404(User, pk=user_id)
     journal = get_object_or_404(Journal.objects.select_related("created_by"), pk=journal_id)

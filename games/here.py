@@ -1,7 +1,8 @@
-"""This server process's connections, by table: a write made here reaches them straight from
+"""This server process's connections, by table. A write made here reaches them straight from
 the event loop (:func:`games.live.announce`), ahead of the channel layer's copy, which each then
-drops as already sent (by its version). The copy still goes to the layer, for the connections
-of other processes and for any here that the direct delivery missed.
+drops as already sent (by its version); the copy still goes to the layer, for the connections
+of other processes and for any here that the direct delivery missed. The missed-message check
+(:mod:`games.missed`) reads the versions of the tables listed here.
 
 Each event loop (a server process) has its own; only that loop touches it, so it needs no lock.
 """
@@ -25,6 +26,9 @@ class Connection(Protocol):
     async def table_events(self, message: Any) -> None:
         """Send a write's events, unless this connection has sent that version already."""
 
+    async def catch_up_if_stuck(self, current: int) -> None:
+        """Told the table's version at a check: catch up if still behind since the last one."""
+
 
 #: The deliveries on their way.
 _running: set[asyncio.Future[None]] = set()
@@ -32,7 +36,9 @@ _running: set[asyncio.Future[None]] = set()
 _tables: WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, set[Connection]]] = WeakKeyDictionary()
 
 
-def _of_this_loop() -> dict[int, set[Connection]]:
+def tables() -> dict[int, set[Connection]]:
+    """This event loop's connections by table (the loop's own: change it only through
+    :func:`add` and :func:`discard`)."""
     loop = asyncio.get_running_loop()
     found = _tables.get(loop)
     if found is None:
@@ -41,22 +47,22 @@ def _of_this_loop() -> dict[int, set[Connection]]:
 
 
 def add(connection: Connection) -> None:
-    _of_this_loop().setdefault(connection.table_id, set()).add(connection)
+    tables().setdefault(connection.table_id, set()).add(connection)
 
 
 def discard(connection: Connection) -> None:
-    tables = _of_this_loop()
-    connections = tables.get(connection.table_id)
+    by_table = tables()
+    connections = by_table.get(connection.table_id)
     if connections is not None:
         connections.discard(connection)
         if not connections:
-            del tables[connection.table_id]
+            del by_table[connection.table_id]
 
 
 def deliver(message: Mapping[str, Any]) -> None:
     """Hand a write's message to each connection here at its table, each in a task of its own
     (one connection busy catching up never holds the others)."""
-    for connection in list(_of_this_loop().get(message["table"], ())):
+    for connection in list(tables().get(message["table"], ())):
         task = asyncio.ensure_future(_deliver(connection, message))
         _running.add(task)  # (the loop keeps only a weak reference to a task)
         task.add_done_callback(_running.discard)

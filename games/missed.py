@@ -18,24 +18,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Protocol
 from weakref import WeakKeyDictionary
 
 from django.conf import settings
 
+from games import here
+from games.here import Connection
 from games.live import in_thread
 from games.models import Table
 
 log = logging.getLogger(__name__)
-
-
-class Watched(Protocol):
-    """A connection to a table (``games.consumers.TableConsumer``)."""
-
-    table_id: int
-
-    async def catch_up_if_stuck(self, current: int) -> None:
-        """Told the table's version at a check: catch up if still behind since the last one."""
 
 
 def table_versions(table_ids: Sequence[int]) -> dict[int, int]:
@@ -43,28 +35,23 @@ def table_versions(table_ids: Sequence[int]) -> dict[int, int]:
 
 
 class Watch:
-    """The connections of one event loop (a server process), by table, and the check's task,
-    which runs while there are connections."""
+    """The check of one event loop (a server process): its task, which runs while the process
+    has connections (kept by :mod:`games.here`)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.tables: dict[int, set[Watched]] = {}
         self.task: asyncio.Task[None] | None = None
 
-    def add(self, connection: Watched) -> None:
-        self.tables.setdefault(connection.table_id, set()).add(connection)
+    def add(self, connection: Connection) -> None:
+        here.add(connection)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
 
-    def discard(self, connection: Watched) -> None:
-        connections = self.tables.get(connection.table_id)
-        if connections is not None:
-            connections.discard(connection)
-            if not connections:
-                del self.tables[connection.table_id]
+    def discard(self, connection: Connection) -> None:
+        here.discard(connection)
 
     async def run(self) -> None:
-        while self.tables:
+        while here.tables():
             await asyncio.sleep(self.seconds)
             try:
                 await self.check()
@@ -72,13 +59,14 @@ class Watch:
                 log.exception("the missed-message check failed")
 
     async def check(self) -> None:
-        if not self.tables:
+        tables = here.tables()
+        if not tables:
             return
-        versions = await in_thread(table_versions)(list(self.tables))
+        versions = await in_thread(table_versions)(list(tables))
         await asyncio.gather(
             *(
                 connection.catch_up_if_stuck(versions[table_id])
-                for table_id, connections in list(self.tables.items())
+                for table_id, connections in list(tables.items())
                 if table_id in versions
                 for connection in list(connections)
             )
@@ -100,13 +88,13 @@ def watch_of_this_loop() -> Watch | None:
     return watch
 
 
-def watch(connection: Watched) -> None:
+def watch(connection: Connection) -> None:
     found = watch_of_this_loop()
     if found is not None:
         found.add(connection)
 
 
-def unwatch(connection: Watched) -> None:
+def unwatch(connection: Connection) -> None:
     found = _watches.get(asyncio.get_running_loop())
     if found is not None:
         found.discard(connection)

@@ -63,9 +63,9 @@ def test_the_layers_copy_is_dropped_so_each_version_is_sent_once(settings):
         events = [frame["v"] for frame in versioned if frame.get("type") != "snapshot"]
         assert events == list(range(since + 1, now + 1)), "each version once, in order"
         assert [frame["v"] for frame in versioned if frame.get("type") == "snapshot"] == [now]
-        assert len(here._of_this_loop()[table.pk]) == 2
+        assert len(here.tables()[table.pk]) == 2
         await acting.close()
         await watching.close()
-        assert table.pk not in here._of_this_loop(), "a connection leaves its table's set on disconnect"
+        assert table.pk not in here.tables(), "a connection leaves its table's set on disconnect"
 
     run(body)
