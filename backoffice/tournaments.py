@@ -171,7 +171,9 @@ def confirm(request: HttpRequest, request_id: int) -> HttpResponse:
     return _act(request, step)
 
 
-def _close(request: HttpRequest, request_id: int, how: Closed) -> HttpResponse:
+@require_POST
+@staff_page(END)
+def close(request: HttpRequest, request_id: int, how: Closed) -> HttpResponse:
     """Withdraw (the asker) or decline (another member) a waiting request, with a reason and an
     audit row in the same transaction; the tournament is left as it is."""
 
@@ -200,15 +202,3 @@ def _close(request: HttpRequest, request_id: int, how: Closed) -> HttpResponse:
             messages.success(request, f"The request to {closed.step} {name} is declined: nothing is done.")
 
     return _act(request, step)
-
-
-@require_POST
-@staff_page(END)
-def withdraw(request: HttpRequest, request_id: int) -> HttpResponse:
-    return _close(request, request_id, Closed.WITHDRAWN)
-
-
-@require_POST
-@staff_page(END)
-def decline(request: HttpRequest, request_id: int) -> HttpResponse:
-    return _close(request, request_id, Closed.DECLINED)

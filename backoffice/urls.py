@@ -13,6 +13,7 @@ from backoffice import (
     voids,
     withdrawals,
 )
+from backoffice.models import Closed
 
 app_name = "backoffice"
 
@@ -50,8 +51,8 @@ urlpatterns = [
     path("voids/", voids.voids, name="voids"),
     path("voids/request/", voids.request_void, name="request_void"),
     path("voids/<int:request_id>/confirm/", voids.confirm_void, name="confirm_void"),
-    path("voids/<int:request_id>/withdraw/", voids.withdraw_void, name="withdraw_void"),
-    path("voids/<int:request_id>/decline/", voids.decline_void, name="decline_void"),
+    path("voids/<int:request_id>/withdraw/", voids.close, {"how": Closed.WITHDRAWN}, name="withdraw_void"),
+    path("voids/<int:request_id>/decline/", voids.close, {"how": Closed.DECLINED}, name="decline_void"),
     path("tournaments/", tournaments.tournaments, name="tournaments"),
     path("tournaments/create/", tournaments.create, name="create_tournament"),
     path("tournaments/<int:tournament_id>/ask/", tournaments.ask, name="ask_tournament_end"),
@@ -60,10 +61,14 @@ urlpatterns = [
     ),
     path(
         "tournaments/requests/<int:request_id>/withdraw/",
-        tournaments.withdraw,
+        tournaments.close,
+        {"how": Closed.WITHDRAWN},
         name="withdraw_tournament_end",
     ),
     path(
-        "tournaments/requests/<int:request_id>/decline/", tournaments.decline, name="decline_tournament_end"
+        "tournaments/requests/<int:request_id>/decline/",
+        tournaments.close,
+        {"how": Closed.DECLINED},
+        name="decline_tournament_end",
     ),
 ]

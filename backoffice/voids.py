@@ -2,7 +2,7 @@
 players will read; a second one confirms, and only then is the game voided. Until then the
 member who asked may withdraw the request, or another member may decline it, each with a
 reason, and the game goes on. Every step is in the audit log (``backoffice.actions``:
-``request_void``, ``confirm_void``, ``withdraw_void``, ``decline_void``)."""
+``request_void``, ``confirm_void``, ``close_request``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from backoffice import actions
 from backoffice.access import staff_page
-from backoffice.models import VoidRequest
+from backoffice.models import Closed, VoidRequest
 from games.errors import GameError
 from games.models import Table
 from wallet.errors import WalletError
@@ -77,19 +77,17 @@ def confirm_void(request: HttpRequest, request_id: int) -> HttpResponse:
 
 @require_POST
 @staff_page(VOID)
-def withdraw_void(request: HttpRequest, request_id: int) -> HttpResponse:
+def close(request: HttpRequest, request_id: int, how: Closed) -> HttpResponse:
+    """Withdraw one's own request (``how``: withdrawn) or decline another member's (declined):
+    the game goes on."""
+
     def step() -> None:
-        void = actions.withdraw_void(request_id, request.POST.get("reason", ""), request.user)
-        messages.success(request, f"Table {void.table_id}: your request for its void is withdrawn.")
-
-    return _act(request, step)
-
-
-@require_POST
-@staff_page(VOID)
-def decline_void(request: HttpRequest, request_id: int) -> HttpResponse:
-    def step() -> None:
-        void = actions.decline_void(request_id, request.POST.get("reason", ""), request.user)
-        messages.success(request, f"Table {void.table_id}: the void is declined; the game goes on.")
+        void = actions.close_request(
+            VoidRequest, request_id, how, request.POST.get("reason", ""), request.user
+        )
+        if how == Closed.WITHDRAWN:
+            messages.success(request, f"Table {void.table_id}: your request for its void is withdrawn.")
+        else:
+            messages.success(request, f"Table {void.table_id}: the void is declined; the game goes on.")
 
     return _act(request, step)
