@@ -110,8 +110,9 @@ def prepare(workers: int, total_ops: int) -> Setup:
     for number, user in enumerate(users):
         deposit = cashier.create_deposit(user, START_BALANCE, provider=CALLBACK_LATER)
         cashier.confirm_deposit(deposit.provider_ref)
-        # Withdrawals need a verified identity (R-PROT-7): the stress players have one.
-        kyc.submit(user, "pan", f"STRES{number:04d}X", provider=kyc.SandboxKyc())
+        # Withdrawals need a verified identity (R-PROT-7): the stress players have one, with a
+        # document of the run's own (one verified on another account is held for a reviewer).
+        kyc.submit(user, "pan", f"S{run}{number:04d}".upper(), provider=kyc.SandboxKyc())
         kyc.decide(user, True, by=None, reason="stress set-up")
     return Setup(
         run=run,
