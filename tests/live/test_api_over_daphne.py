@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
 from rest_framework.authtoken.models import Token
 from websockets.asyncio.client import connect
 
@@ -96,7 +97,12 @@ def test_the_rest_view_of_a_table_is_the_websocket_snapshot_at_every_version(sta
     compared: dict[str, set[tuple[int, str]]] = {"alice": set(), "carol": set()}
 
     def version() -> int:
-        return int(Table.objects.filter(pk=table.pk).values_list("version", flat=True)[0])
+        """Read in a thread of asyncio's, whose connection is handed back at once: a thread's
+        connection left open outlives the test and keeps the test database from being dropped."""
+        try:
+            return int(Table.objects.filter(pk=table.pk).values_list("version", flat=True)[0])
+        finally:
+            connection.close()
 
     async def compare(since: int) -> None:
         """Each viewer's snapshot against the API, once both stand at the table's version."""
