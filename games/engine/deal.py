@@ -48,7 +48,6 @@ Decisions beyond RULES.md:
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -77,6 +76,7 @@ from games.engine.actions import (
 from games.engine.cards import Card, Jokers, shoe
 from games.engine.events import Event
 from games.engine.melds import evaluate
+from games.engine.plain import fields_of
 from games.engine.pool import deal_show_score
 from games.engine.shuffle import commitment, seed_from_hex, seed_hex, shuffled
 from games.engine.variants import Variant
@@ -248,7 +248,7 @@ class DealState:
         return {
             "variant": self.variant.to_json(),
             "packs": self.packs,
-            "timing": dataclasses.asdict(self.timing),
+            "timing": fields_of(self.timing),
             "seed": seed_hex(self.seed),
             "commitment": self.commitment,
             "dealer": self.dealer,

@@ -80,6 +80,7 @@ from games.engine.actions import (
 from games.engine.actions import Timeout as DealTimeout
 from games.engine.deal import DealState, Timing
 from games.engine.events import Event
+from games.engine.plain import fields_of
 from games.engine.shuffle import commitment, seed_from_hex, seed_hex
 from games.engine.toss import next_dealer, seating_after_leaving, toss
 from games.engine.variants import CHIPS_PER_DEAL, Variant
@@ -487,11 +488,11 @@ class TableState:
     def to_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant.to_json(),
-            "rules": {**dataclasses.asdict(self.rules), "timing": dataclasses.asdict(self.rules.timing)},
+            "rules": {**fields_of(self.rules), "timing": fields_of(self.rules.timing)},
             "phase": self.phase.value,
             "opened_ms": self.opened_ms,
             "now_ms": self.now_ms,
-            "players": [{**dataclasses.asdict(p), "status": p.status.value} for p in self.players],
+            "players": [{**fields_of(p), "status": p.status.value} for p in self.players],
             "deal": None if self.deal is None else self.deal.to_json(),
             "deal_number": self.deal_number,
             "started": self.started,

@@ -14,9 +14,11 @@ Three formats share the deal (sections 3 to 8 of the rules):
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from games.engine.plain import fields_of
 
 
 class Format(StrEnum):
@@ -106,7 +108,7 @@ class Variant:
             raise ValueError(f"{players} players need at least {least} pack(s), not {packs}")
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "format": self.format.value}
+        return {**fields_of(self), "format": self.format.value}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Variant:
