@@ -8,16 +8,16 @@ action in one process"). Here the fields are read one level deep, by names looke
 from __future__ import annotations
 
 import dataclasses
-from functools import cache
 from typing import Any
 
-
-@cache
-def _names(kind: type) -> tuple[str, ...]:
-    return tuple(field.name for field in dataclasses.fields(kind))
+_names: dict[type, tuple[str, ...]] = {}
 
 
 def fields_of(record: Any) -> dict[str, Any]:
     """``record``'s fields by name, values as they are: for a dataclass whose fields hold no
     container or other dataclass (:func:`dataclasses.asdict` for those)."""
-    return {name: getattr(record, name) for name in _names(type(record))}
+    kind = type(record)
+    names = _names.get(kind)
+    if names is None:
+        names = _names[kind] = tuple(field.name for field in dataclasses.fields(record))
+    return {name: getattr(record, name) for name in names}

@@ -114,6 +114,27 @@ def test_it_labels_each_group_and_scores_the_hand_as_grouped__R_SHOW_2():
     assert ungrouped["points"] == 80
 
 
+def test_a_hand_judged_again_unchanged_is_not_evaluated_again(monkeypatch):
+    from games import results
+
+    judged = []
+    monkeypatch.setattr(results, "evaluate", lambda *args, **kw: judged.append(args) or evaluate(*args, **kw))
+    results._verdict.cache_clear()
+    hand = parse_cards("4H 5H 6H 9C")
+    groups = [parse_cards("4H 5H 6H"), parse_cards("9C")]
+
+    first = grouping_verdict(POOL101, JOKERS, hand, groups, 2)
+    first["groups"][0]["label"] = "changed by a caller"
+    first["groups"].clear()
+    again = grouping_verdict(POOL101, JOKERS, tuple(hand), [tuple(g) for g in groups], 2)
+    regrouped = grouping_verdict(POOL101, JOKERS, hand, [parse_cards("4H 5H"), parse_cards("6H 9C")], 2)
+
+    assert len(judged) == 2  # the first grouping once, the new one once
+    assert [g["label"] for g in again["groups"]] == ["Pure sequence", "Invalid"]
+    assert again["points"] == 9
+    assert regrouped["points"] == 24
+
+
 def test_a_saved_grouping_is_answered_with_the_engines_labels_and_points(alice, bob):
     clock = Clock()
     table = seat_all(template(seats=2), [alice, bob], clock)
