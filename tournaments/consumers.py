@@ -23,10 +23,11 @@ from tournaments.models import Tournament
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NO_TOURNAMENT = 4404
 
-#: Changes that only move the players' count: a page gets the latest of them at most once in
-#: this many seconds (600 players registering in a few minutes would be 360,000 frames).
-COUNT_ONLY = ("registered", "unregistered")
-COALESCE_SECONDS = 1.0
+#: Changes that only move the players' count (``tournaments.live``, which sends the latest of
+#: them at most once a second from each process): a page, which may hear several processes,
+#: sends the latest of them at most once in this many seconds too.
+COUNT_ONLY = live.COUNT_ONLY
+COALESCE_SECONDS = live.COALESCE_SECONDS
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):
@@ -50,6 +51,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        live.serving(asyncio.get_running_loop())  # this loop sends the process's held changes
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_LOGIN_REQUIRED, "login_required", "log in to follow a tournament")

@@ -104,3 +104,77 @@ def test_a_change_older_than_one_the_page_has_is_dropped(live_db):
         await conn.close()
 
     run(scenario)
+
+
+class Layer:
+    """A channel layer that notes what is sent to a group: (event, version)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, int]] = []
+
+    async def group_send(self, group: str, message: dict[str, object]) -> None:
+        self.sent.append((str(message["event"]), int(message["v"])))  # type: ignore[call-overload]
+
+
+@pytest.fixture
+def layer(monkeypatch):  # type: ignore[no-untyped-def]
+    from tournaments import live
+
+    noted = Layer()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: noted)
+    monkeypatch.setattr(live, "COALESCE_SECONDS", 0.2)
+    monkeypatch.setattr(live, "_loop", None)
+    return noted
+
+
+def changed(version: int, event: str = "registered", tournament: int = 7):  # type: ignore[no-untyped-def]
+    return services.Changed(tournament, version, "registering", event, {"players": version})
+
+
+def test_a_burst_of_registrations_is_sent_once_as_its_latest_from_a_process_serving_pages(layer):
+    """600 players registering were a call at every page for each: the process holds count-only
+    changes and sends the latest once the burst is a fraction of a second old."""
+    import asyncio
+
+    from tournaments import live
+
+    async def scenario() -> None:
+        live.serving(asyncio.get_running_loop())
+        for version in range(4, 10):  # from the database threads, as the hooks run
+            await asyncio.to_thread(live.publish, changed(version))
+        await asyncio.to_thread(live.publish, changed(3, tournament=8))
+        assert layer.sent == []  # held
+        await asyncio.sleep(0.4)
+        assert sorted(layer.sent) == [("registered", 3), ("registered", 9)]
+        await asyncio.to_thread(live.publish, changed(10, "unregistered"))
+        await asyncio.sleep(0.4)
+        assert layer.sent[2:] == [("unregistered", 10)]  # the next burst, held anew
+
+    run(scenario)
+
+
+def test_any_other_change_sends_the_held_count_first_and_then_itself_at_once(layer):
+    import asyncio
+
+    from tournaments import live
+
+    async def scenario() -> None:
+        live.serving(asyncio.get_running_loop())
+        await asyncio.to_thread(live.publish, changed(4))
+        await asyncio.to_thread(live.publish, changed(5))
+        await asyncio.to_thread(live.publish, changed(6, "started"))
+        assert layer.sent == [("registered", 5), ("started", 6)]
+        await asyncio.sleep(0.4)
+        assert layer.sent == [("registered", 5), ("started", 6)]  # nothing left to send
+
+    run(scenario)
+
+
+def test_a_process_serving_no_page_sends_each_change_at_once(layer):
+    """A Celery worker (bots registering) has no loop of pages to hold changes for."""
+    from tournaments import live
+
+    live.publish(changed(4))
+    live.publish(changed(5, "unregistered"))
+
+    assert layer.sent == [("registered", 4), ("unregistered", 5)]
