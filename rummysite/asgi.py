@@ -24,6 +24,7 @@ from django.conf import settings  # noqa: E402
 from fairplay.schedule import start_with_daphne as start_fair_play  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
+from rummysite.collector import settle_after_startup  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_urlpatterns  # noqa: E402
 from wallet.schedule import start_with_daphne as start_reconciling  # noqa: E402
@@ -53,3 +54,4 @@ application = ProtocolTypeRouter(
 start_with_daphne()
 start_reconciling()
 start_fair_play()
+settle_after_startup()  # last: what starting made is frozen out of the collector's passes

@@ -153,6 +153,9 @@ PASSWORD_HASH_NICE = env_int("PASSWORD_HASH_NICE", 10, minimum=0, maximum=19)
 # How long a thread of daphne's may keep the GIL while another waits for it, in ms (Python's
 # default 5): 0 leaves Python's default.
 GIL_SWITCH_MS = float(env_str("GIL_SWITCH_MS") or 0)
+# Allocations between two passes of the garbage collector over the youngest objects in daphne
+# (rummysite.collector; Python's default 700): 0 leaves Python's.
+GC_YOUNG_THRESHOLD = env_int("GC_YOUNG_THRESHOLD", 10_000, minimum=0)
 PASSWORD_HASHERS = [
     "accounts.hashers.Argon2PasswordHasher",
     "accounts.hashers.PBKDF2PasswordHasher",
