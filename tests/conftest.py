@@ -7,7 +7,11 @@ start their own servers give those servers their own ``GAME_TIMERS``."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +42,22 @@ def terminate_backend(pid: int) -> None:
 def off_site(html: str) -> list[str]:
     """Every place ``html`` loads or links another host: the site serves everything itself."""
     return [match.group(0) for match in _OFF_SITE.finditer(html)]
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a new Python process of the project, with the site's settings and ``env``
+    added to this environment (a value of "" removes the variable): what a process does as it
+    starts, which this one has done already."""
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummysite.settings", **env}
+    environment = {name: value for name, value in environment.items() if value != ""}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def make_user(username: str, *, staff: bool = False, role: str | None = "admin", verified: bool = True):  # type: ignore[no-untyped-def]

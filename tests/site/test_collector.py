@@ -4,14 +4,11 @@ out of the collector's passes, and the youngest generation waits for more alloca
 from __future__ import annotations
 
 import gc
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from rummysite.collector import settle_after_startup
+from tests.conftest import run_python
 
 
 @pytest.fixture
@@ -50,15 +47,6 @@ def test_zero_leaves_pythons_threshold(collector, settings):
 
 def test_daphne_settles_the_collector_once_it_has_started():
     code = "import gc, rummysite.asgi; print(gc.get_freeze_count() > 50_000, gc.get_threshold()[0])"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "rummysite.settings", "GC_YOUNG_THRESHOLD": "12000"}
-    env.pop("REDIS_URL", None)
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_python(code, GC_YOUNG_THRESHOLD="12000", REDIS_URL="")
 
     assert result.stdout.split()[-2:] == ["True", "12000"], result.stderr[-2000:]

@@ -15,6 +15,7 @@ from games import services
 from games.errors import GameError
 from games.models import Table
 from rummysite.logs import JsonFormatter
+from tests.conftest import run_python
 from tests.live.support import hand_of, make_user, seat, turn_of
 
 pytestmark = pytest.mark.django_db
@@ -98,28 +99,11 @@ def test_one_json_line_per_request(client, alice, json_log):
 
 
 def test_sentry_is_off_without_a_dsn_and_on_with_one():
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     import sentry_sdk
 
     assert not sentry_sdk.get_client().is_active()
     code = "import django; django.setup(); import sentry_sdk; print(sentry_sdk.get_client().is_active())"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "rummysite.settings",
-        "SENTRY_DSN": "https://key@127.0.0.1:9/1",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_python(code, SENTRY_DSN="https://key@127.0.0.1:9/1")
     assert result.stdout.strip() == "True", result.stderr[-2000:]
 
 
