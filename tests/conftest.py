@@ -44,6 +44,14 @@ def off_site(html: str) -> list[str]:
     return [match.group(0) for match in _OFF_SITE.finditer(html)]
 
 
+@pytest.fixture
+def money_on(settings):  # type: ignore[no-untyped-def]
+    """Money play on, in every region: a module marks its tests with
+    ``pytest.mark.usefixtures("money_on")``."""
+    settings.MONEY_PLAY = True
+    settings.MONEY_REGIONS = []
+
+
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a new Python process of the project, with the site's settings and ``env``
     added to this environment (a value of "" removes the variable): what a process does as it

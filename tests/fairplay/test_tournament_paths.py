@@ -18,13 +18,7 @@ from tournaments import services
 from tournaments.models import RoundTable
 from tournaments.services import TournamentError
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 def funded_players(count: int) -> list[Any]:

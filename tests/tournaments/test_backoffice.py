@@ -16,13 +16,7 @@ from tournaments import services
 from tournaments.models import StaffRequest, Tournament
 from tournaments.presets import PRESETS
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 def test_r_tour_1_staff_create_a_tournament_from_a_preset_its_settings_fixed(client: Any) -> None:

@@ -21,13 +21,7 @@ from tournaments import services
 from tournaments.models import StaffRequest, Tournament
 from tournaments.services import TournamentError
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 @pytest.fixture

@@ -21,13 +21,7 @@ from wallet.models import Currency, Journal, JournalKind
 from wallet.reconcile import reconcile
 from wallet.reports import statement, takings_lines
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 def people(count: int, amount: int = 1_000_00) -> list[Any]:

@@ -23,13 +23,7 @@ from tournaments.models import Registration, RoundTable, Tournament
 from tournaments.services import TournamentError
 from wallet.models import Journal
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 @pytest.fixture

@@ -20,13 +20,7 @@ from tournaments import services
 from tournaments.models import RoundTable
 from tournaments.views import table_home
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 def back_link(page: str) -> tuple[str, str]:

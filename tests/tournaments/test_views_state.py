@@ -3,8 +3,6 @@ table as it stands, standings ranked once over, a player's current table."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import make_user
@@ -13,13 +11,7 @@ from tests.wallet.support import _fast_password_hashing, fund  # noqa: F401
 from tournaments import services, views_state
 from tournaments.models import RoundTable
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def money_on(settings: Any) -> None:
-    settings.MONEY_PLAY = True
-    settings.MONEY_REGIONS = []
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("money_on")]
 
 
 def test_the_lobby_row_and_the_prize_table_as_registrations_come_in() -> None:
