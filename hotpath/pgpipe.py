@@ -40,9 +40,10 @@ _BEGIN, _COMMIT, _ROLLBACK = b"BEGIN", b"COMMIT", b"ROLLBACK"
 #: Around a statement's first run, when its plan is made (a generic plan, kept for the
 #: connection): no sequential scan where an index can serve. The hot paths read and lock a
 #: handful of rows by key; planned while a table is a few pages (a new site: the ledger's lock
-#: with 400 to 1,500 accounts), they scanned the whole table at every run for the connection's
-#: life (docs/PERFORMANCE.md, "The ledger"). If the round trip fails, its transaction (or the
-#: implicit one up to the sync) takes the setting back with it.
+#: with 400 to 1,500 accounts), they scanned the whole table at every run, until the server
+#: re-planned them (after a VACUUM or an ANALYZE of the table, with its own settings: docs/WALLET.md).
+#: If the round trip fails, its transaction (or the implicit one up to the sync) takes the setting
+#: back with it.
 _INDEXES_ONLY, _ANY_SCAN = b"SET enable_seqscan = off", b"RESET enable_seqscan"
 _OK = (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)
 

@@ -173,22 +173,25 @@ def test_a_round_trip_cut_short_closes_the_connection_and_the_next_one_opens_ane
 
 def _new_connection_plan(sql: str, params: list[object]) -> tuple[str, str]:
     """Run ``sql`` once on a new connection (in a transaction, as the hot paths do), then its
-    cached plan and the connection's ``enable_seqscan`` after the round trip."""
+    cached plan and the connection's ``enable_seqscan`` after the round trip.
+
+    The connection is the test's own, opened as the site opens one: the pool's may have run
+    ``sql`` in an earlier test and re-planned it since (a ``TRUNCATE`` between tests, as a
+    ``VACUUM`` or an ``ANALYZE`` on a site, invalidates a cached plan)."""
+    import psycopg
+
     from hotpath import pgpipe
 
-    connection.close()
-    with transaction.atomic():
-        statements.execute(sql, params)
-    raw = connection.connection
-    [name] = [
-        name for (query, _), name in pgpipe._sessions[raw].prepared.items() if b"wallet_account" in query
-    ]
-    with raw.cursor() as cursor:
-        literals = ", ".join(["%s"] * len(params))
-        cursor.execute(f"EXPLAIN EXECUTE {name.decode()}({literals})", params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-        cursor.execute("SHOW enable_seqscan")
-        (seqscan,) = cursor.fetchone()
+    with psycopg.connect(**connection.get_connection_params()) as raw:
+        pgpipe.run(raw, [(sql, params)], begin=True, rollback=True)
+        prepared = pgpipe._sessions[raw].prepared
+        [name] = [name for (query, _), name in prepared.items() if query == pgpipe._query(sql)]
+        with raw.cursor() as cursor:
+            literals = ", ".join(["%s"] * len(params))
+            cursor.execute(f"EXPLAIN EXECUTE {name.decode()}({literals})", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            cursor.execute("SHOW enable_seqscan")
+            (seqscan,) = cursor.fetchone()
     return plan, seqscan
 
 
