@@ -45,7 +45,7 @@ from protection.models import LimitKind
 from wallet import cashier
 from wallet import limits as wallet_limits
 from wallet import reports as wallet_reports
-from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
+from wallet.ledger import balance_of, balances_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Deposit, Withdrawal
 
 #: The header fair play reads at each log-in and seat (docs/FAIRPLAY.md, "Signals").
@@ -348,16 +348,15 @@ class LeaveView(ApiView):
 
 
 def wallet_of(user: Any) -> dict[str, Any]:
+    currencies = (Currency.INR, Currency.CHIPS)
+    specs = [spec(user.pk, currency) for currency in currencies for spec in (user_spec, withdrawal_hold_spec)]
+    balances = iter(balances_of(*specs))
     return {
         "user": user.pk,
         "username": user.username,
         "balances": [
-            {
-                "currency": currency,
-                "balance": balance_of(user_spec(user.pk, currency)),
-                "withdrawals_held": balance_of(withdrawal_hold_spec(user.pk, currency)),
-            }
-            for currency in (Currency.INR, Currency.CHIPS)
+            {"currency": currency, "balance": next(balances), "withdrawals_held": next(balances)}
+            for currency in currencies
         ],
     }
 

@@ -17,7 +17,7 @@ from protection import kyc, money_play
 from wallet import cashier, reports, tax
 from wallet.amounts import paise_from_rupees
 from wallet.errors import WalletError
-from wallet.ledger import balance_of, user_spec, withdrawal_hold_spec
+from wallet.ledger import balances_of, user_spec, withdrawal_hold_spec
 from wallet.models import Currency, Withdrawal
 from wallet.money import rupees
 
@@ -34,10 +34,13 @@ def _page(request: AuthenticatedRequest, errors: dict[str, str] | None = None) -
         lines = reports.statement(uid, currency)
         lines.reverse()  # newest first
         statements.append({"currency": currency.value, "title": title, "lines": lines[:200]})
+    inr, held, chips = balances_of(
+        user_spec(uid, Currency.INR), withdrawal_hold_spec(uid), user_spec(uid, Currency.CHIPS)
+    )
     context = {
-        "inr": balance_of(user_spec(uid, Currency.INR)),
-        "held": balance_of(withdrawal_hold_spec(uid)),
-        "chips": balance_of(user_spec(uid, Currency.CHIPS)),
+        "inr": inr,
+        "held": held,
+        "chips": chips,
         "withdrawals": Withdrawal.objects.filter(user_id=uid).order_by("-id")[:50],
         "statements": statements,
         "errors": errors or {},

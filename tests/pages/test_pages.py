@@ -218,7 +218,10 @@ def test_wallet_deposit_withdraw_topup_and_statement(client, alice):
     assert balance_of(user_spec(alice.pk)) == 30000
     assert client.post(reverse("wallet:topup")).status_code == 302
     assert balance_of(user_spec(alice.pk, Currency.CHIPS)) > 0
-    body = client.get(reverse("wallet:home")).content.decode()
+    page = client.get(reverse("wallet:home"))
+    chips = balance_of(user_spec(alice.pk, Currency.CHIPS))
+    assert (page.context["inr"], page.context["held"], page.context["chips"]) == (30000, 20000, chips)
+    body = page.content.decode()
     assert "₹500.00" in body  # the deposit
     assert "₹300.00" in body  # the running balance after the withdrawal
     assert "Withdrawal requested" in body

@@ -19,6 +19,7 @@ from wallet.errors import WalletError
 from wallet.ledger import (
     MAX_AMOUNT,
     Leg,
+    balances_of,
     canonical_json,
     cashier_spec,
     content_hash,
@@ -29,6 +30,7 @@ from wallet.ledger import (
     post,
     reverse,
     user_spec,
+    withdrawal_hold_spec,
 )
 from wallet.models import Account, Currency, Entry, Journal, JournalKind, Transfer
 from wallet.reconcile import reconcile
@@ -160,6 +162,21 @@ def test_it_locks_the_accounts_in_one_query_in_id_order(alice, bob):
     assert "ORDER BY id" in query["sql"]
     if connection.vendor == "postgresql":
         assert "FOR UPDATE" in query["sql"]
+
+
+def test_several_balances_are_read_in_one_query_in_the_order_asked(alice, bob):
+    fund(alice, 250)
+    fund(bob, 70)
+    asked = [
+        user_spec(bob.pk),
+        withdrawal_hold_spec(alice.pk),  # never used: 0
+        user_spec(alice.pk),
+        user_spec(alice.pk, Currency.CHIPS),  # another currency: not alice's rupees
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        assert balances_of(*asked) == [70, 0, 250, 0]
+    assert len(queries.captured_queries) == 1
+    assert balances_of() == []
 
 
 def test_a_posting_is_three_statements_on_the_fast_path_and_six_on_the_portable_one(alice, bob):
