@@ -1,4 +1,5 @@
-"""ASGI entry point served by daphne: HTTP through Django, websockets through Channels.
+"""ASGI entry point served by daphne: HTTP through Django (each request's middleware and view
+in one call to its thread, :mod:`rummysite.http`), websockets through Channels.
 
 Websockets (``/ws/tables/<id>/``, see docs/PROTOCOL.md; ``/ws/tournaments/<id>/``, a tournament's
 page) must come from the site's own origin
@@ -10,12 +11,13 @@ and fair play's schedules.
 
 import os
 import sys
+from typing import Any
 
+import django
 from channels.routing import ProtocolTypeRouter, URLRouter
-from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 
 # After Django is set up:
 from channels.auth import AuthMiddlewareStack  # noqa: E402
@@ -25,6 +27,7 @@ from fairplay.schedule import start_with_daphne as start_fair_play  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.scheduler import start_with_daphne  # noqa: E402
 from rummysite.collector import settle_after_startup  # noqa: E402
+from rummysite.http import OneHopASGIHandler  # noqa: E402
 from rummysite.websocket_auth import SameOriginValidator, TokenAuthMiddleware  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournament_urlpatterns  # noqa: E402
 from wallet.schedule import start_with_daphne as start_reconciling  # noqa: E402
@@ -32,7 +35,8 @@ from wallet.schedule import start_with_daphne as start_reconciling  # noqa: E402
 if settings.GIL_SWITCH_MS:
     sys.setswitchinterval(settings.GIL_SWITCH_MS / 1000)
 
-http_app = django_asgi_app
+django_asgi_app = OneHopASGIHandler()
+http_app: Any = django_asgi_app
 if settings.DEBUG:
     # With DEBUG=1 (make run) daphne serves the static files as they are; in production
     # WhiteNoise serves the collected, hashed and compressed ones (rummysite.storage).

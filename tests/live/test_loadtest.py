@@ -297,6 +297,24 @@ def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: P
     assert moves == 30
 
 
+def test_the_pages_benchmark_times_both_handlers_on_each_page(tmp_path: Path):
+    """``python -m loadtest.pages`` (docs/PERFORMANCE.md) serves each page through Django's
+    handler and the site's (it stops on any answer but 200) and prints both figures a page."""
+    env = scratch_site(tmp_path / "pages.sqlite3")
+    done = subprocess.run(
+        [sys.executable, "-m", "loadtest.pages", "--rounds", "2", "--requests", "3"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if "CPU a request" in line]
+    assert [line.split("  ")[0] for line in lines] == ["log-in page", "lobby", "wallet API"], done.stdout
+    assert all("Django's" in line and "the site's" in line and "of 2 rounds" in line for line in lines)
+
+
 def test_a_step_that_misses_once_is_measured_again_before_it_counts():
     """One stall makes the p99 of a small step: the 10-table step misses once, holds when
     measured again, and the stepping goes on; at 80 it misses twice, and that is the knee."""

@@ -1,0 +1,122 @@
+"""A page's server work under Django's own ASGI handler and under the site's, in turn, in one
+process: ``python -m loadtest.pages``.
+
+Each request goes through the whole ASGI application (the middleware, the view, the template),
+with no server and no socket, against the database of the current settings: the log-in page
+for a visitor, then the lobby and ``GET /api/wallet/`` for a signed-in player. The two handlers
+alternate in blocks of ``--requests``; the CPU a request is the block's process time over its
+requests (the request's thread included). With ``DEBUG=0`` the static files' manifest must be
+there (``manage.py collectstatic``), as under ``make run-prod``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from typing import Any
+
+from loadtest import setup
+
+PAGES = [
+    ("log-in page", "/accounts/login/", False),
+    ("lobby", "/", True),
+    ("wallet API", "/api/wallet/", True),
+]
+
+
+async def get(app: Any, path: str, cookie: bytes = b"") -> tuple[int, bytes]:
+    """One GET of ``path`` through the ASGI application ``app``: its status and body."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"cookie", cookie)],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    sent: list[dict[str, Any]] = []
+    asked = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    body = b"".join(message.get("body", b"") for message in sent if message["type"] == "http.response.body")
+    return int(sent[0]["status"]), body
+
+
+def _signed_in_cookie() -> bytes:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+
+    user, _ = User.objects.get_or_create(username="pages-benchmark", defaults={"region": "IN-KA"})
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"sessionid={session.session_key}".encode()
+
+
+async def _measure(rounds: int, requests: int) -> dict[str, dict[str, list[float]]]:
+    from asgiref.sync import sync_to_async
+    from django.core.handlers.asgi import ASGIHandler
+
+    from rummysite.http import OneHopASGIHandler
+
+    handlers = {"Django's": ASGIHandler(), "the site's": OneHopASGIHandler()}
+    cookie = await sync_to_async(_signed_in_cookie)()
+    figures: dict[str, dict[str, list[float]]] = {page: {name: [] for name in handlers} for page, *_ in PAGES}
+    for page, path, signed_in in PAGES:
+        for app in handlers.values():  # a first request of each: the caches warm
+            status, _ = await get(app, path, cookie if signed_in else b"")
+            if status != 200:
+                raise SystemExit(f"{path} answered {status}: SECURE_SSL_REDIRECT=0? ALLOWED_HOSTS?")
+        for round_ in range(rounds):
+            order = list(handlers.items()) if round_ % 2 == 0 else list(reversed(handlers.items()))
+            for name, app in order:
+                started = time.process_time()
+                for _ in range(requests):
+                    await get(app, path, cookie if signed_in else b"")
+                figures[page][name].append(1000 * (time.process_time() - started) / requests)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=12, help="blocks of each handler, in turn")
+    parser.add_argument("--requests", type=int, default=100, help="requests a block")
+    args = parser.parse_args(argv)
+    setup.django_setup()
+    figures = asyncio.run(_measure(args.rounds, args.requests))
+    for page, by_handler in figures.items():
+        (stock_name, stock), (site_name, site) = by_handler.items()
+        fewer = sum(1 for a, b in zip(site, stock, strict=True) if a < b)
+        print(
+            f"{page:12} CPU a request, median (least): {stock_name} {statistics.median(stock):.2f} ms"
+            f" ({min(stock):.2f}), {site_name} {statistics.median(site):.2f} ms ({min(site):.2f});"
+            f" less in {fewer} of {len(site)} rounds"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
