@@ -273,19 +273,24 @@ def test_the_servers_cpu_counts_the_password_hashing_processes_daphne_started():
         server.wait(timeout=10)
 
 
-def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: Path):
-    """``python -m loadtest.inprocess`` (docs/PERFORMANCE.md) runs end to end: every move it
-    sends is acknowledged (it stops on a refusal), and it prints its timings and CPU."""
-    env = scratch_site(tmp_path / "bench.sqlite3")
+def run_benchmark(database: Path, module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m module args`` on a scratch site of its own (``database``), which must succeed."""
     done = subprocess.run(
-        [sys.executable, "-m", "loadtest.inprocess", "--actions", "30"],
+        [sys.executable, "-m", module, *args],
         cwd=ROOT,
-        env=env,
+        env=scratch_site(database),
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: Path):
+    """``python -m loadtest.inprocess`` (docs/PERFORMANCE.md) runs end to end: every move it
+    sends is acknowledged (it stops on a refusal), and it prints its timings and CPU."""
+    done = run_benchmark(tmp_path / "bench.sqlite3", "loadtest.inprocess", "--actions", "30")
     figures = [
         line for line in done.stdout.splitlines() if line.startswith(("live.perform:", "CPU per action:"))
     ]
@@ -300,16 +305,7 @@ def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: P
 def test_the_pages_benchmark_times_both_handlers_on_each_page(tmp_path: Path):
     """``python -m loadtest.pages`` (docs/PERFORMANCE.md) serves each page through Django's
     handler and the site's (it stops on any answer but 200) and prints both figures a page."""
-    env = scratch_site(tmp_path / "pages.sqlite3")
-    done = subprocess.run(
-        [sys.executable, "-m", "loadtest.pages", "--rounds", "2", "--requests", "3"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = run_benchmark(tmp_path / "pages.sqlite3", "loadtest.pages", "--rounds", "2", "--requests", "3")
     lines = [line for line in done.stdout.splitlines() if "CPU a request" in line]
     assert [line.split("  ")[0] for line in lines] == ["log-in page", "lobby", "wallet API"], done.stdout
     assert all("Django's" in line and "the site's" in line and "of 2 rounds" in line for line in lines)
