@@ -1,5 +1,6 @@
-"""A page's server work under Django's own ASGI handler and under the site's, in turn, in one
-process: ``python -m loadtest.pages``.
+"""A page's server work under Django's own ASGI handler and under the site's application (the
+one daphne serves, named by ``ASGI_APPLICATION``), in turn, in one process: ``python -m
+loadtest.pages``.
 
 Each request goes through the whole ASGI application (the middleware, the view, the template),
 with no server and no socket, against the database of the current settings: the log-in page
@@ -78,11 +79,13 @@ def _signed_in_cookie() -> bytes:
 
 async def _measure(rounds: int, requests: int) -> dict[str, dict[str, list[float]]]:
     from asgiref.sync import sync_to_async
+    from django.conf import settings
     from django.core.handlers.asgi import ASGIHandler
+    from django.utils.module_loading import import_string
 
-    from rummysite.http import OneHopASGIHandler
-
-    handlers = {"Django's": ASGIHandler(), "the site's": OneHopASGIHandler()}
+    # The site's application as daphne loads it: named by the settings (its HTTP through
+    # rummysite.http), beside Django's own handler.
+    handlers = {"Django's": ASGIHandler(), "the site's": import_string(settings.ASGI_APPLICATION)}
     cookie = await sync_to_async(_signed_in_cookie)()
     figures: dict[str, dict[str, list[float]]] = {page: {name: [] for name in handlers} for page, *_ in PAGES}
     for page, path, signed_in in PAGES:
