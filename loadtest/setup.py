@@ -13,6 +13,7 @@ import contextlib
 import os
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 #: The load test's template: 101 pool for practice chips, long timers so that no move of a
 #: player on a busy machine times out during a step.
@@ -52,10 +53,6 @@ def django_setup() -> None:
 def seat_tables(count: int, seats: int) -> list[list[Seat]]:
     """``count`` new full tables of ``seats`` players each, playing their first deal."""
     django_setup()
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.utils.module_loading import import_string
-
     from accounts.models import User
     from games import services
     from games.models import TableTemplate
@@ -64,7 +61,6 @@ def seat_tables(count: int, seats: int) -> list[list[Seat]]:
     template, _ = TableTemplate.objects.get_or_create(
         name=f"Load test, {seats} seats", seats=seats, defaults=TEMPLATE
     )
-    store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
     run = secrets.token_hex(4)
     tables: list[list[Seat]] = []
     for number in range(count):
@@ -76,17 +72,24 @@ def seat_tables(count: int, seats: int) -> list[list[Seat]]:
         table = services.open_table(template)
         for user in players:
             table = services.join(table.pk, user)
-        seated = []
-        for user in players:
-            session = store_class()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            assert session.session_key is not None
-            seated.append(Seat(table=table.pk, player=str(user.pk), cookie=session.session_key))
-        tables.append(seated)
+        tables.append([Seat(table=table.pk, player=str(user.pk), cookie=signed_in(user)) for user in players])
     return tables
+
+
+def signed_in(user: Any) -> str:
+    """A new session of the site's engine in which ``user`` is signed in, as logging in makes
+    one: its key, the session cookie's value."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils.module_loading import import_string
+
+    session = import_string(settings.SESSION_ENGINE + ".SessionStore")()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    assert session.session_key is not None
+    return str(session.session_key)
 
 
 def arrival_template(seats: int) -> int:

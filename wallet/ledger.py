@@ -132,8 +132,8 @@ def get_account(spec: AccountSpec) -> Account | None:
 
 def balance_of(spec: AccountSpec) -> int:
     """The cached balance of an account (0 for an account never used)."""
-    account = get_account(spec)
-    return 0 if account is None else account.balance
+    [balance] = balances_of(spec)
+    return balance
 
 
 def balances_of(*specs: AccountSpec) -> list[int]:

@@ -5,7 +5,6 @@ handler does."""
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any
 
 import pytest
@@ -25,12 +24,12 @@ def _get(app: Any, path: str) -> tuple[int, bytes]:
 
 @pytest.fixture
 def hops(monkeypatch):  # type: ignore[no-untyped-def]
-    """Each trip from a request's thread back to the event loop (asgiref's AsyncToSync), by thread."""
-    made: list[int] = []
+    """Each trip from a request's thread back to the event loop (asgiref's AsyncToSync)."""
+    made: list[AsyncToSync] = []
     real = AsyncToSync.__call__
 
     def counted(self: AsyncToSync, *args: Any, **kwargs: Any) -> Any:
-        made.append(threading.get_ident())
+        made.append(self)
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(AsyncToSync, "__call__", counted)
