@@ -60,10 +60,12 @@ clean:
 # Production serving on PostgreSQL and Redis, DEBUG off: migrate, collect the static files
 # (WhiteNoise serves them), then daphne, a Celery worker and Celery beat (the game timers; see
 # docs/PROTOCOL.md, "Timers"). Needs SECRET_KEY, ALLOWED_HOSTS and REDIS_URL (and usually
-# DATABASE_URL); README, "Production", and docs/DEPLOY.md. Ctrl-C stops all three, and so
-# does a TERM sent to the recipe's shell (it waits on daphne in the background, so its trap
-# runs at once). The Procfile runs the same three processes under a process manager.
-# Daphne hashes passwords in a process a core, below the tables' priority (accounts/password_work.py).
+# DATABASE_URL); README, "Production", and docs/DEPLOY.md. Ctrl-C stops them all, and so
+# does a TERM sent to the recipe's shell (it waits on the daphnes in the background, so its
+# trap runs at once). The Procfile runs the same three processes under a process manager.
+# Daphne runs as one process a core (WEB_PROCESSES, at most 4 by default) on one port
+# (rummysite/daphnes.py: one Python interpreter uses one core), and the daphnes hash passwords
+# in one process a core between them, below the tables' priority (accounts/password_work.py).
 # The Celery processes run one task at a time each: a pool of two connections per process is
 # plenty (docs/DEPLOY.md, "Database connections": daphnes x DB_POOL_SIZE + the worker's
 # processes x 2 + beat's 2 stay under PostgreSQL's max_connections).
@@ -81,7 +83,7 @@ run-prod: $(VENV)/.runtime
 	trap 'trap - INT TERM HUP EXIT; kill 0' INT TERM HUP EXIT; \
 	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 DB_APPLICATION_NAME=rummy-worker $(BIN)/celery -A rummysite worker --loglevel=INFO --concurrency=2 & \
 	GAME_TIMERS=celery DB_POOL_SIZE=$(TIMER_DB_POOL) DB_POOL_MIN=1 DB_APPLICATION_NAME=rummy-beat $(BIN)/celery -A rummysite beat --loglevel=INFO --schedule var/celerybeat-schedule & \
-	GAME_TIMERS=celery DB_APPLICATION_NAME=rummy-web PASSWORD_HASH_PROCESSES=$${PASSWORD_HASH_PROCESSES:-$$(nproc)} $(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application & \
+	GAME_TIMERS=celery DB_APPLICATION_NAME=rummy-web $(BIN)/python -m rummysite.daphnes -b $(HOST) -p $(PORT) & \
 	wait $$!
 
 # Re-lock every dependency, transitive ones included, with hashes, from the top-level lists

@@ -43,33 +43,48 @@ def _environ(pid: str) -> dict[str, str]:
 def server_processes(port: int, database: str | None, web_port: int | None = None) -> list[Process]:
     """The processes serving ``port`` (and ``web_port``, a daphne of its own for the pages: role
     ``web``), with the database backends and, when the server uses Redis and a database, the
-    Celery processes of the same site (same ``REDIS_URL``)."""
+    Celery processes of the same site (same ``REDIS_URL``).
+
+    A port is served by one daphne, or by several started by ``rummysite.daphnes`` on one
+    socket (``make run-prod``): those are each ``daphne`` (or ``web``), and the process that
+    started them ``launcher``. Whatever a daphne started (the password hashing) is ``hashing``."""
     redis_url = os.environ.get("REDIS_URL")
     found = []
-    parents = {}
+    parents, lines = {}, {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         args = _cmdline(pid)
-        line = " ".join(args)
+        line = lines[int(pid)] = " ".join(args)
         parents[int(pid)] = _parent(pid)
         if "daphne" in line and str(port) in args:
-            found.append(Process(int(pid), "daphne"))
+            found.append(Process(int(pid), _LAUNCHER if _LAUNCHER_MODULE in args else "daphne"))
         elif web_port is not None and "daphne" in line and str(web_port) in args:
-            found.append(Process(int(pid), "web"))
+            found.append(Process(int(pid), _LAUNCHER + " web" if _LAUNCHER_MODULE in args else "web"))
         elif database and redis_url and "celery" in line and "rummysite" in line:
             if _environ(pid).get("REDIS_URL") == redis_url:
                 found.append(Process(int(pid), "celery"))
         elif database and line.startswith("postgres: ") and f" {database} " in f"{line} ":
             found.append(Process(int(pid), "postgres"))
-    daphnes = {process.pid for process in found if process.role in ("daphne", "web")}
+    serving = {p.pid: p.role for p in found if p.role not in ("celery", "postgres")}
     for child, parent in parents.items():
+        if child in serving:
+            continue
         ancestor, hops = parent, 0
-        while ancestor > 1 and ancestor not in daphnes and hops < 8:
+        while ancestor > 1 and ancestor not in serving and hops < 8:
             ancestor, hops = parents.get(ancestor, 0), hops + 1
-        if ancestor in daphnes and child not in daphnes:
+        role = serving.get(ancestor)
+        if role is None:
+            continue
+        if role.startswith(_LAUNCHER) and hops == 0 and "daphne" in lines[child]:
+            found.append(Process(child, "web" if role.endswith(" web") else "daphne"))
+        else:
             found.append(Process(child, "hashing"))
-    return found
+    return [Process(p.pid, _LAUNCHER) if p.role.startswith(_LAUNCHER) else p for p in found]
+
+
+_LAUNCHER = "launcher"
+_LAUNCHER_MODULE = "rummysite.daphnes"
 
 
 def _parent(pid: str) -> int:

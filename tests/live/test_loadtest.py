@@ -4,6 +4,7 @@ figures are the benchmark's, docs/PERFORMANCE.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -269,6 +270,49 @@ def test_the_servers_cpu_counts_the_password_hashing_processes_daphne_started():
     finally:
         if child:
             os.kill(child, signal.SIGKILL)
+        server.kill()
+        server.wait(timeout=10)
+
+
+def test_the_daphnes_one_launcher_started_are_the_servers_and_the_launcher_is_not_one_of_them():
+    """``make run-prod`` serves a port through ``rummysite.daphnes``: its daphnes (which carry no
+    port in their command line) are counted as daphne, their own children as hashing, and the
+    launcher apart, so daphne's memory is the daphnes' alone."""
+    from loadtest import procs
+
+    port = free_port()
+    daphne = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+        "print('hashing', child.pid, flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    launcher = (
+        "import subprocess, sys, time\n"
+        f"daphne = subprocess.Popen([sys.executable, '-c', {daphne!r}, '-m', 'daphne', '--fd', '3'])\n"
+        "print('daphne', daphne.pid, flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", launcher, "-m", "rummysite.daphnes", "-p", str(port)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    pids: dict[str, int] = {}
+    try:
+        assert server.stdout is not None
+        for _ in range(2):
+            role, pid = server.stdout.readline().split()
+            pids[role] = int(pid)
+        found = procs.server_processes(port, None)
+        assert {(server.pid, "launcher"), (pids["daphne"], "daphne"), (pids["hashing"], "hashing")} <= {
+            (p.pid, p.role) for p in found
+        }
+        assert [p.pid for p in found if p.role == "daphne"] == [pids["daphne"]]
+    finally:
+        for pid in pids.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         server.kill()
         server.wait(timeout=10)
 

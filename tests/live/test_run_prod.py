@@ -1,5 +1,6 @@
-"""``make run-prod`` as an operator runs it: it serves, and a TERM to its recipe's shell (what a
-process manager or a container runtime sends) stops daphne, the Celery worker and beat at once.
+"""``make run-prod`` as an operator runs it: it serves through ``WEB_PROCESSES`` daphnes on its one
+port, and a TERM to its recipe's shell (what a process manager or a container runtime sends)
+stops the daphnes, the Celery worker and beat at once.
 The shell used to wait for daphne, its foreground child, before running its trap, and daphne
 never got the signal: all three kept running."""
 
@@ -41,7 +42,19 @@ def _serving(port: int) -> bool:
         return False
 
 
-def test_a_term_to_run_prods_shell_stops_daphne_the_worker_and_beat(tmp_path: Path):
+def _daphnes(group: int) -> list[str]:
+    """The command lines of the daphnes in a process group."""
+    found = []
+    for pid, _, pgrp in _processes():
+        if pgrp == group:
+            with contextlib.suppress(OSError):
+                line = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                if " -m daphne " in line:
+                    found.append(line)
+    return found
+
+
+def test_a_term_to_run_prods_shell_stops_the_daphnes_the_worker_and_beat(tmp_path: Path):
     stack = Stack(
         tmp_path,
         DEBUG="0",
@@ -49,6 +62,7 @@ def test_a_term_to_run_prods_shell_stops_daphne_the_worker_and_beat(tmp_path: Pa
         SECRET_KEY="run-prod-test-" + "k" * 50,
         STATIC_ROOT=str(tmp_path / "static"),
         SECURE_SSL_REDIRECT="0",
+        WEB_PROCESSES="2",
     )
     stack.redis()
     port = free_port()
@@ -66,7 +80,10 @@ def test_a_term_to_run_prods_shell_stops_daphne_the_worker_and_beat(tmp_path: Pa
         wait_until(lambda: _serving(port), 120, "run-prod serving, /healthz all ok", interval=0.5)
         [shell] = [pid for pid, parent, _ in _processes() if parent == make.pid]
         started = {pid for pid, _, pgrp in _processes() if pgrp == group} - {make.pid, shell}
-        assert len(started) >= 3, started  # daphne, the worker (and its pool) and beat
+        assert len(started) >= 3, started  # the daphnes, the worker (and its pool) and beat
+        daphnes = _daphnes(group)
+        assert len(daphnes) == 2, daphnes  # WEB_PROCESSES, on the one port
+        assert all(" --fd " in line and "rummysite.asgi:application" in line for line in daphnes), daphnes
 
         os.kill(shell, signal.SIGTERM)
 
