@@ -1,6 +1,7 @@
 """Logs an operator can search: one JSON object a line, and one line per HTTP request.
 
-:class:`JsonFormatter` writes the record's message and every field passed in ``extra``
+:class:`JsonFormatter` writes the record's message, the process's id (``pid``: several daphnes
+serve one port, ``rummysite.daphnes``) and every field passed in ``extra``
 (``logger.info("table action", extra={"table": 7, ...})``). :class:`RequestLogMiddleware`
 writes ``{"logger": "rummysite.request", "method", "path", "status", "duration_ms", "user"}``
 for each request (the path without its query string). Table actions are logged by
@@ -44,6 +45,7 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
+            "pid": record.process,  # which process: several daphnes serve one port
         }
         for key, value in record.__dict__.items():
             if key not in _STANDARD and not key.startswith("_"):

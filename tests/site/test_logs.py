@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import re
 from collections.abc import Iterator
 
@@ -78,6 +79,7 @@ def test_a_deal_logs_one_json_line_per_action_and_no_card(json_log, settings):
     assert [(line["action"], line["user"], line["outcome"]) for line in logged] == done
     for line in logged:
         assert line["table"] == table.pk
+        assert line["pid"] == os.getpid()  # which daphne wrote it, when several serve the port
         assert isinstance(line["duration_ms"], float)
         assert line["level"] == "INFO"
     assert logged[-1]["version"] == Table.objects.get(pk=table.pk).version
