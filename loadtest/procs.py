@@ -51,40 +51,43 @@ def server_processes(port: int, database: str | None, web_port: int | None = Non
     redis_url = os.environ.get("REDIS_URL")
     found = []
     parents, lines = {}, {}
+    launchers: dict[int, str] = {}  # a launcher's pid: the role of the daphnes it started
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         args = _cmdline(pid)
         line = lines[int(pid)] = " ".join(args)
         parents[int(pid)] = _parent(pid)
-        if "daphne" in line and str(port) in args:
-            found.append(Process(int(pid), _LAUNCHER if _LAUNCHER_MODULE in args else "daphne"))
-        elif web_port is not None and "daphne" in line and str(web_port) in args:
-            found.append(Process(int(pid), _LAUNCHER + " web" if _LAUNCHER_MODULE in args else "web"))
+        serves = "daphne" if str(port) in args else "web" if web_port and str(web_port) in args else ""
+        if serves and "daphne" in line:
+            if LAUNCHER_MODULE in args:
+                launchers[int(pid)] = serves
+                found.append(Process(int(pid), "launcher"))
+            else:
+                found.append(Process(int(pid), serves))
         elif database and redis_url and "celery" in line and "rummysite" in line:
             if _environ(pid).get("REDIS_URL") == redis_url:
                 found.append(Process(int(pid), "celery"))
         elif database and line.startswith("postgres: ") and f" {database} " in f"{line} ":
             found.append(Process(int(pid), "postgres"))
-    serving = {p.pid: p.role for p in found if p.role not in ("celery", "postgres")}
+    serving = {p.pid for p in found if p.role in ("daphne", "web", "launcher")}
     for child, parent in parents.items():
         if child in serving:
             continue
         ancestor, hops = parent, 0
         while ancestor > 1 and ancestor not in serving and hops < 8:
             ancestor, hops = parents.get(ancestor, 0), hops + 1
-        role = serving.get(ancestor)
-        if role is None:
+        if ancestor not in serving:
             continue
-        if role.startswith(_LAUNCHER) and hops == 0 and "daphne" in lines[child]:
-            found.append(Process(child, "web" if role.endswith(" web") else "daphne"))
+        if hops == 0 and ancestor in launchers and "daphne" in lines[child]:
+            found.append(Process(child, launchers[ancestor]))
         else:
             found.append(Process(child, "hashing"))
-    return [Process(p.pid, _LAUNCHER) if p.role.startswith(_LAUNCHER) else p for p in found]
+    return found
 
 
-_LAUNCHER = "launcher"
-_LAUNCHER_MODULE = "rummysite.daphnes"
+#: The module that starts several daphnes on one port (``make run-prod``).
+LAUNCHER_MODULE = "rummysite.daphnes"
 
 
 def _parent(pid: str) -> int:
