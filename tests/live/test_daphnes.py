@@ -81,12 +81,13 @@ def two() -> Iterator[tuple[subprocess.Popen[str], int]]:
         launcher.wait(timeout=20)
 
 
-def test_while_one_daphne_is_busy_the_other_answers_on_the_same_port(two):
+def test_while_one_daphne_is_busy_the_other_answers_on_the_same_port(two, tmp_path: Path):
     launcher, port = two
     serving = _children(launcher.pid)
+    mark = tmp_path / "held"
     with ThreadPoolExecutor(1) as pool:
-        held = pool.submit(_get, port, "/hold")
-        time.sleep(0.5)  # the held request has its daphne's event loop
+        held = pool.submit(_get, port, f"/hold?{mark}")
+        wait_until(mark.exists, 20, "the held request has its daphne's event loop", interval=0.02)
         other = _get(port)
         answered_while_held = not held.done()
         busy = held.result(timeout=20)
@@ -104,11 +105,12 @@ def test_a_daphne_that_dies_is_replaced_and_the_port_keeps_answering(two):
     first = _children(launcher.pid)
     time.sleep(daphnes.STARTUP_SECONDS + 0.5)  # past starting: a later death is replaced
     victim = min(first)
-    subprocess.run(["kill", "-KILL", str(victim)], check=True)
+    os.kill(victim, signal.SIGKILL)
+    wait_until(lambda: not _alive(victim), 20, "the daphne killed")
     assert _get(port) in first - {victim}  # the other still serves meanwhile
     wait_until(lambda: len(_children(launcher.pid) - first) == 1, 30, "a new daphne started")
     replacement = (_children(launcher.pid) - first).pop()
-    wait_until(lambda: _get(port) == replacement or False, 30, "the new daphne serving", interval=0.05)
+    wait_until(lambda: _get(port) == replacement, 30, "the new daphne serving", interval=0.05)
     assert launcher.poll() is None
 
 
