@@ -47,14 +47,22 @@ MOST_BY_DEFAULT = 4
 _PR_SET_PDEATHSIG = 1
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (as ``nproc`` counts them: a container's or a
+    ``taskset``'s share, not the whole machine's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def default_processes(cores: int | None = None) -> int:
     """A daphne a core, at most :data:`MOST_BY_DEFAULT`."""
-    return max(1, min(cores or os.cpu_count() or 1, MOST_BY_DEFAULT))
+    return max(1, min(cores or usable_cores(), MOST_BY_DEFAULT))
 
 
 def hash_processes_each(processes: int, cores: int | None = None) -> int:
     """Password-hashing processes for each daphne: one a core between them, at least one each."""
-    return max(1, (cores or os.cpu_count() or 1) // processes)
+    return max(1, (cores or usable_cores()) // processes)
 
 
 def listen(host: str, port: int) -> socket.socket:

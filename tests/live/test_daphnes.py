@@ -160,6 +160,26 @@ def test_a_port_in_use_is_said_in_words():
     assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
 
 
+def test_the_cores_are_those_this_process_may_use():
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity on this system")
+    done = subprocess.run(
+        [
+            "taskset",
+            "-c",
+            "0",
+            sys.executable,
+            "-c",
+            "from rummysite import daphnes; print(daphnes.usable_cores())",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.stdout.strip() == "1", done.stderr
+
+
 def test_a_daphne_a_core_at_most_four_hashing_on_a_core_between_them():
     assert [daphnes.default_processes(cores) for cores in (1, 2, 4, 16)] == [1, 2, 4, 4]
     assert [daphnes.hash_processes_each(n, cores=2) for n in (1, 2, 4)] == [2, 1, 1]
