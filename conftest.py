@@ -8,6 +8,7 @@ with ``REQUIRE_SERVICES=1`` (set by ``.ci/run``) they fail instead.
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
 
@@ -33,3 +34,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("REQUIRE_SERVICES") == "1":
             pytest.fail(f"{reason} (REQUIRE_SERVICES=1: services are mandatory here)", pytrace=False)
         pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The API's rate-limit counts: in-process tests keep them in this process's memory, where
+    each test can clear them (``tests/api/support.py``), as ``make run`` does; clearing the
+    Redis one would empty the whole Redis database the other test processes share. A daphne a
+    test starts counts in Redis, under a key prefix of this test process's own."""
+    from django.conf import settings
+
+    settings.CACHES["throttles"] = {"BACKEND": settings.LOCAL_MEMORY_CACHE, "LOCATION": "throttles"}
+    os.environ["THROTTLE_KEY_PREFIX"] = f"tests-{uuid.uuid4().hex}"
+
+
+@pytest.fixture(autouse=True)
+def _throttle_counts_of_the_tests_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daphne a test starts counts the API's rate limits under a key prefix of the test's
+    own, so no count is carried from one test, or one test process, to another."""
+    monkeypatch.setenv("THROTTLE_KEY_PREFIX", f"tests-{uuid.uuid4().hex}")

@@ -1,20 +1,61 @@
 """Per-user (and, before log-in, per-address) rate limits: ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
-``user`` and ``anon``, read at each request (so a changed setting applies at once)."""
+``user`` and ``anon``, read at each request (so a changed setting applies at once).
+
+They are counted in the ``throttles`` cache (``settings.CACHES``): in Redis when the site has
+it, so every daphne serving the port counts against the one limit (``rummysite.daphnes``), and
+in the process's memory without it (``make run``: one daphne). A count Redis cannot take (Redis
+down or slow) lets the request through, logged at most once a minute: the API keeps serving
+through a Redis outage, as the tables do.
+"""
 
 from __future__ import annotations
 
+import logging
+import time
+from typing import Any, cast
+
+from django.core.cache import BaseCache, caches
+from django.utils.connection import ConnectionProxy
+from redis.exceptions import RedisError
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two warnings that the counts cannot be kept.
+WARN_EVERY = 60.0
+_warned_at = [-WARN_EVERY]
 
 
-class UserThrottle(UserRateThrottle):
+class _Counted(SimpleRateThrottle):
+    """A rate limit counted in the ``throttles`` cache, with the rate read at each request."""
+
+    # The cache of the thread the request runs in, looked up at each use (as DRF's default).
+    cache = cast(BaseCache, ConnectionProxy(caches, "throttles"))
+
     def get_rate(self) -> str | None:
         return _rate(self.scope)
 
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return bool(super().allow_request(request, view))
+        except (RedisError, OSError) as error:
+            now = time.monotonic()
+            if now - _warned_at[0] >= WARN_EVERY:
+                _warned_at[0] = now
+                log.warning(
+                    "API rate limits not counted (the throttles cache failed: %s): letting requests through",
+                    error,
+                )
+            return True
 
-class AnonThrottle(AnonRateThrottle):
-    def get_rate(self) -> str | None:
-        return _rate(self.scope)
+
+class UserThrottle(_Counted, UserRateThrottle):
+    pass
+
+
+class AnonThrottle(_Counted, AnonRateThrottle):
+    pass
 
 
 def _rate(scope: str | None) -> str | None:

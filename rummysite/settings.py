@@ -236,6 +236,25 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
+# The REST API's rate limits (api/throttling.py) are counted in the "throttles" cache: in Redis
+# when there is one, so every daphne of the site counts against the one limit (several serve one
+# port: rummysite/daphnes.py), its keys under THROTTLE_KEY_PREFIX; without Redis, in the
+# process's memory (make run: one daphne). Reads and writes give up after a second.
+THROTTLE_KEY_PREFIX = env_str("THROTTLE_KEY_PREFIX") or "rummy"
+LOCAL_MEMORY_CACHE = "django.core.cache.backends.locmem.LocMemCache"
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": LOCAL_MEMORY_CACHE},
+    "throttles": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"{THROTTLE_KEY_PREFIX}:throttle",
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+        }
+        if REDIS_URL
+        else {"BACKEND": LOCAL_MEMORY_CACHE, "LOCATION": "throttles"}
+    ),
+}
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

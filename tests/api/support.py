@@ -5,16 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
 from tests.backoffice.support import _fast_passwords  # noqa: F401 - a fixture, re-exported
 
 
+def clear_throttles() -> None:
+    """Forget the API's rate-limit counts. Under the tests they are in this process's memory
+    (conftest.py); clearing a Redis cache would empty the whole Redis database."""
+    throttles = caches["throttles"]
+    assert isinstance(throttles, LocMemCache), type(throttles)
+    throttles.clear()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_throttles() -> None:
-    """Throttle counts live in the cache; each test starts from none."""
-    cache.clear()
+    """Each test starts from no rate-limit count."""
+    clear_throttles()
 
 
 def client_for(user: Any | None) -> APIClient:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.core.cache import cache
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +17,7 @@ from rest_framework.test import APIClient
 from accounts.client_ip import client_ip
 from accounts.models import User
 from accounts.usernames import skeleton
+from tests.api.support import clear_throttles
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_login_lockout_after_repeated_failures_on_the_web_form(dana, client, set
 
 def test_login_lockout_on_the_api_token_endpoint(dana, settings):
     settings.AXES_FAILURE_LIMIT = 3
-    cache.clear()
+    clear_throttles()
     api = APIClient()
     for attempt in range(3):
         response = api.post("/api/auth/token/", {"username": "dana", "password": "nope"}, format="json")
@@ -77,7 +77,7 @@ def test_client_address_forwarded_for_does_not_evade_the_api_throttle(settings):
     from rest_framework.settings import api_settings
 
     api_settings.reload()
-    cache.clear()
+    clear_throttles()
     api = APIClient()
     codes = [
         api.post(
