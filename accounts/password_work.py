@@ -3,10 +3,10 @@
 A password hash is a few tens of milliseconds of CPU, by design. In the process that also serves
 the tables, a crowd arriving (a sign-up and a log-in each) takes a core's worth of it from the
 moves, and each hash leaves its 19 MiB with the allocator. With ``PASSWORD_HASH_PROCESSES`` set
-(``make run-prod`` and the Procfile give daphne one a core), the hashes run in that many
-processes started for them, each lowered by ``PASSWORD_HASH_NICE`` (10): when the machine is
-busy the kernel gives the tables' process the CPU first and a log-in waits a little longer, and
-the memory stays in those processes. With 0 (the embedded default, the tests, the management
+(``make run-prod`` and the Procfile give the daphnes one a core between them), the hashes run
+in that many processes started for them, each lowered by ``PASSWORD_HASH_NICE`` (10): when the
+machine is busy the kernel gives the tables' process the CPU first and a log-in waits a little
+longer, and the memory stays in those processes. With 0 (the embedded default, the tests, the management
 commands) the hash runs in the caller's thread, as before.
 
 The request's thread waits for its hash: only that request waits; the tables' database threads
