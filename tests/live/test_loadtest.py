@@ -93,6 +93,7 @@ def test_a_short_load_loses_nothing_and_leaks_no_connection(tmp_path: Path):
                 "--baseline",  # stepping from 3 tables to at most 3: one step, beside the echo's
                 "--max-tables=3",
                 "--refine=0",
+                "--confirm=0",  # one pair, also on a busy machine: a slow step is not measured again
                 "--own-work=20",
                 f"--json={figures}",
                 "--fail-on-errors",
