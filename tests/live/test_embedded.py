@@ -19,7 +19,6 @@ SETUP = """
 import json
 from django.test import Client
 from accounts.models import User
-from games import services
 from games.models import TableTemplate
 from wallet.cashier import topup_chips
 
@@ -31,12 +30,23 @@ template = TableTemplate.objects.create(
     name="practice", variant="pool101", currency="CHIPS", seats=2, entry_fee=1000,
     move_seconds=3, extra_seconds=0, bots_allowed=True,
 )
-services.play_now(alice, template)
-table = services.play_now(robo, template)
 client = Client()
 client.force_login(alice)
-print(json.dumps({"table": table.pk, "cookie": client.cookies["sessionid"].value,
-                  "alice": str(alice.pk), "robo": str(robo.pk)}))
+print(json.dumps({"cookie": client.cookies["sessionid"].value, "alice": str(alice.pk), "robo": str(robo.pk)}))
+"""
+
+# Run once daphne is up, so that alice's first deadline falls while she watches: seated before,
+# a slow start-up could see her miss three moves and leave before the test connects.
+SEAT = """
+import json
+from accounts.models import User
+from games import services
+from games.models import TableTemplate
+
+template = TableTemplate.objects.get(name="practice")
+services.play_now(User.objects.get(username="alice"), template)
+table = services.play_now(User.objects.get(username="robo"), template)
+print(json.dumps({"table": table.pk}))
 """
 
 
@@ -66,6 +76,7 @@ def test_the_embedded_scheduler_times_out_moves_and_moves_bots_inside_daphne(tmp
     )
     try:
         wait_for_port(port, daphne)
+        setup.update(json.loads(manage(env, "shell", "-c", SEAT).strip().splitlines()[-1]))
 
         async def watch() -> list[dict]:
             frames = []
@@ -77,7 +88,7 @@ def test_the_embedded_scheduler_times_out_moves_and_moves_bots_inside_daphne(tmp
                 },
                 open_timeout=10,
             ) as socket_:
-                end = time.monotonic() + 20
+                end = time.monotonic() + 60  # a bound for a busy machine; done when both are seen
                 while time.monotonic() < end:
                     try:
                         frames.append(
@@ -109,5 +120,8 @@ def test_the_embedded_scheduler_times_out_moves_and_moves_bots_inside_daphne(tmp
         for f in frames
         if f.get("type") in ("missed_move", "drew", "dropped")
     ]
-    assert ("missed_move", setup["alice"]) in moves, "alice's move timed out with no Celery running"
-    assert any(player == setup["robo"] and kind != "missed_move" for kind, player in moves), "the bot moved"
+    logs = f"{moves}\n--- daphne\n{(tmp_path / 'daphne.log').read_text()[-3000:]}"
+    assert ("missed_move", setup["alice"]) in moves, f"alice's move timed out with no Celery running\n{logs}"
+    assert any(player == setup["robo"] and kind != "missed_move" for kind, player in moves), (
+        f"the bot moved\n{logs}"
+    )

@@ -193,7 +193,6 @@ def test_a_celery_worker_and_beat_run_the_timers_and_bots_for_daphne(tmp_path: P
     """GAME_TIMERS=celery end to end: daphne sends a task per bot move, beat's tick applies the
     deadlines in the worker, and the player sees it all on the wire."""
     alice, robo = make_user("alice"), make_user("robo", bot=True)
-    table = seat([alice, robo], seats=2, name="practice", bots_allowed=True, move_seconds=3, extra_seconds=0)
     cookie = session_cookie(alice)
     # Redis database 15: this test's own queue and channel layer, whatever else shares Redis.
     redis_url = os.environ["REDIS_URL"].rsplit("/", 1)[0] + "/15"
@@ -226,6 +225,11 @@ def test_a_celery_worker_and_beat_run_the_timers_and_bots_for_daphne(tmp_path: P
             assert processes[1].poll() is None, worker_log.read_text()[-3000:]
             assert time.monotonic() < end, "the worker was not ready in 30 s"
             time.sleep(0.2)
+        # Seated once both processes are up, so that alice's first deadline falls while she
+        # watches: seated earlier, a slow start-up could see her miss three moves and leave.
+        table = seat(
+            [alice, robo], seats=2, name="practice", bots_allowed=True, move_seconds=3, extra_seconds=0
+        )
 
         async def watch() -> list[dict[str, Any]]:
             frames: list[dict[str, Any]] = []
@@ -234,7 +238,7 @@ def test_a_celery_worker_and_beat_run_the_timers_and_bots_for_daphne(tmp_path: P
                 additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
                 open_timeout=10,
             ) as socket_:
-                stop = time.monotonic() + 25
+                stop = time.monotonic() + 60  # a bound for a busy machine; done when both are seen
                 while time.monotonic() < stop:
                     try:
                         frames.append(
@@ -260,7 +264,10 @@ def test_a_celery_worker_and_beat_run_the_timers_and_bots_for_daphne(tmp_path: P
                 process.kill()
                 process.wait(timeout=10)
     moves = [(f["type"], f["data"].get("player")) for f in frames if "data" in f]
-    assert ("missed_move", str(alice.pk)) in moves, "the worker applied alice's move deadline"
-    assert any(p == str(robo.pk) and k in ("drew", "dropped") for k, p in moves), "the bot moved by its task"
     log = worker_log.read_text()
+    logs = f"{moves}\n--- worker\n{log[-3000:]}\n--- daphne\n{(tmp_path / 'daphne.log').read_text()[-3000:]}"
+    assert ("missed_move", str(alice.pk)) in moves, f"the worker applied alice's move deadline\n{logs}"
+    assert any(p == str(robo.pk) and k in ("drew", "dropped") for k, p in moves), (
+        f"the bot moved by its task\n{logs}"
+    )
     assert "games.tasks.tick" in log, "the worker ran beat's tick, which applies the deadlines"

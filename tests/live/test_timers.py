@@ -231,7 +231,11 @@ def test_bots_move_through_the_services_and_players_see_their_moves(people, cloc
             await conn.act("draw", source="closed")
             await conn.act("discard", card=conn.last_snapshot["table"]["deal"]["hand"][-1])
         for _ in range(30):
-            if await db(turn_of)(table.pk) == str(alice.pk) or (await db(state)(table.pk)).deal_number > 1:
+            # Until it is alice's turn again, or the bots ended the deal (a show, or drops).
+            now = await db(state)(table.pk)
+            if now.phase is not engine.Phase.PLAYING or now.deal_number > 1:
+                break
+            if await db(turn_of)(table.pk) == str(alice.pk):
                 break
             assert await db(lambda: tasks.play_bots.apply(args=(table.pk,)).get())()
         await conn.snapshot(await db(version)(table.pk))
