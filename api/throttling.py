@@ -6,16 +6,20 @@ it, so every daphne serving the port counts against the one limit (``rummysite.d
 in the process's memory without it (``make run``: one daphne). A count Redis cannot take (Redis
 down or slow) lets the request through, logged at most once a minute: the API keeps serving
 through a Redis outage, as the tables do.
+
+The process keeps one ``throttles`` cache (:func:`counts`), not Django's one per request: under
+ASGI ``caches`` hands each request a cache of its own, and a ``RedisCache`` its own connection
+pool, so counting through it opened a new connection to Redis at every API request.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Any, cast
+from typing import Any
 
 from django.core.cache import BaseCache, caches
-from django.utils.connection import ConnectionProxy
+from django.core.signals import setting_changed
 from redis.exceptions import RedisError
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
@@ -26,12 +30,34 @@ log = logging.getLogger(__name__)
 WARN_EVERY = 60.0
 _warned_at = [-WARN_EVERY]
 
+#: The process's ``throttles`` cache, made at its first use (:func:`counts`).
+_shared: dict[str, BaseCache] = {}
+
+
+def counts() -> BaseCache:
+    """The ``throttles`` cache of this process, shared by every request and thread (a
+    ``RedisCache`` is safe to share: its connection pool hands each call a connection)."""
+    cache = _shared.get("throttles")
+    if cache is None:
+        cache = _shared.setdefault("throttles", caches.create_connection("throttles"))
+    return cache
+
+
+def _forget_counts(*, setting: str, **kwargs: Any) -> None:
+    """A test that changes ``CACHES`` gets a cache made from its settings."""
+    if setting == "CACHES":
+        _shared.clear()
+
+
+setting_changed.connect(_forget_counts)
+
 
 class _Counted(SimpleRateThrottle):
     """A rate limit counted in the ``throttles`` cache, with the rate read at each request."""
 
-    # The cache of the thread the request runs in, looked up at each use (as DRF's default).
-    cache = cast(BaseCache, ConnectionProxy(caches, "throttles"))
+    @property
+    def cache(self) -> BaseCache:  # type: ignore[override]
+        return counts()
 
     def get_rate(self) -> str | None:
         return _rate(self.scope)

@@ -9,6 +9,7 @@ only while it is connected to the broker and taking tasks; beat from its schedul
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from typing import Any
@@ -27,7 +28,14 @@ _KEEP_SECONDS = 86400
 
 
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(str(settings.REDIS_URL), socket_timeout=2, socket_connect_timeout=2)
+    return _client_of(str(settings.REDIS_URL))
+
+
+@functools.cache
+def _client_of(url: str) -> redis.Redis:
+    """One client a process (its pool keeps the connection): a beat every few seconds, and
+    ``/healthz`` at each request, would each open a new connection otherwise."""
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
 def beat(role: str) -> None:

@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
+from api import throttling
 from tests.backoffice.support import _fast_passwords  # noqa: F401 - a fixture, re-exported
 
 
 def clear_throttles() -> None:
     """Forget the API's rate-limit counts. Under the tests they are in this process's memory
     (conftest.py); clearing a Redis cache would empty the whole Redis database."""
-    throttles = caches["throttles"]
+    throttles = throttling.counts()
     assert isinstance(throttles, LocMemCache), type(throttles)
     throttles.clear()
 

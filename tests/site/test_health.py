@@ -88,3 +88,36 @@ def test_it_runs_on_postgresql():
 
     assert connection.vendor == "postgresql"
     health.check_database()
+
+
+def test_the_heartbeats_keep_one_redis_client_a_process(monkeypatch, settings):
+    """A beat every few seconds and two reads at each ``/healthz`` share one client, whose pool
+    keeps its connection, rather than a new client (and connection) each."""
+    from rummysite import heartbeat
+
+    stored: dict[str, bytes] = {}
+
+    class Client:
+        def set(self, key: str, value: str, ex: int) -> None:
+            stored[key] = value.encode()
+
+        def get(self, key: str) -> bytes | None:
+            return stored.get(key)
+
+    made: list[str] = []
+
+    def from_url(url: str, **options: object) -> Client:
+        made.append(url)
+        return Client()
+
+    monkeypatch.setattr(heartbeat.redis.Redis, "from_url", from_url)
+    heartbeat._client_of.cache_clear()
+    settings.REDIS_URL = "redis://127.0.0.1:6399/3"
+    try:
+        for _ in range(3):
+            heartbeat.beat("worker")
+            assert heartbeat.age("worker") is not None
+            assert heartbeat.age("beat") is None
+    finally:
+        heartbeat._client_of.cache_clear()
+    assert made == ["redis://127.0.0.1:6399/3"]
