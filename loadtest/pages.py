@@ -8,6 +8,10 @@ for a visitor, then the lobby and ``GET /api/wallet/`` for a signed-in player. T
 alternate in blocks of ``--requests``; the CPU a request is the block's process time over its
 requests (the request's thread included). With ``DEBUG=0`` the static files' manifest must be
 there (``manage.py collectstatic``), as under ``make run-prod``.
+
+``--busy N``: N threads keep the interpreter busy meanwhile, as a daphne's database threads do
+while the tables play, and the figure is a request's wall time instead: what it waits for the
+interpreter, the starting of threads included (``rummysite.http``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import threading
 import time
 from typing import Any
 
@@ -71,7 +76,7 @@ def _signed_in_cookie() -> bytes:
     return f"{settings.SESSION_COOKIE_NAME}={setup.signed_in(user)}".encode()
 
 
-async def _measure(rounds: int, requests: int) -> dict[str, dict[str, list[float]]]:
+async def _measure(rounds: int, requests: int, wall: bool = False) -> dict[str, dict[str, list[float]]]:
     from asgiref.sync import sync_to_async
     from django.conf import settings
     from django.core.handlers.asgi import ASGIHandler
@@ -90,25 +95,46 @@ async def _measure(rounds: int, requests: int) -> dict[str, dict[str, list[float
         for round_ in range(rounds):
             order = list(handlers.items()) if round_ % 2 == 0 else list(reversed(handlers.items()))
             for name, app in order:
-                started = time.process_time()
+                clock = time.perf_counter if wall else time.process_time
+                started = clock()
                 for _ in range(requests):
                     await get(app, path, cookie if signed_in else b"")
-                figures[page][name].append(1000 * (time.process_time() - started) / requests)
+                figures[page][name].append(1000 * (clock() - started) / requests)
     return figures
+
+
+def _keep_busy(threads: int) -> threading.Event:
+    """``threads`` threads running Python until the event is set."""
+    done = threading.Event()
+
+    def spin() -> None:
+        while not done.is_set():
+            sum(range(1000))
+
+    for _ in range(threads):
+        threading.Thread(target=spin, daemon=True).start()
+    return done
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=12, help="blocks of each handler, in turn")
     parser.add_argument("--requests", type=int, default=100, help="requests a block")
+    parser.add_argument("--busy", type=int, default=0, help="threads keeping the interpreter busy meanwhile")
     args = parser.parse_args(argv)
     setup.django_setup()
-    figures = asyncio.run(_measure(args.rounds, args.requests))
+    busy = _keep_busy(args.busy)
+    try:
+        figures = asyncio.run(_measure(args.rounds, args.requests, wall=args.busy > 0))
+    finally:
+        busy.set()
+    threads = f"{args.busy} thread{'s' if args.busy != 1 else ''}"
+    what = f"wall time a request, {threads} busy" if args.busy else "CPU a request"
     for page, by_handler in figures.items():
         (stock_name, stock), (site_name, site) = by_handler.items()
         fewer = sum(1 for a, b in zip(site, stock, strict=True) if a < b)
         print(
-            f"{page:12} CPU a request, median (least): {stock_name} {statistics.median(stock):.2f} ms"
+            f"{page:12} {what}, median (least): {stock_name} {statistics.median(stock):.2f} ms"
             f" ({min(stock):.2f}), {site_name} {statistics.median(site):.2f} ms ({min(site):.2f});"
             f" less in {fewer} of {len(site)} rounds"
         )

@@ -97,10 +97,11 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
         # The name each connection shows in pg_stat_activity: which process holds what.
         DATABASES["default"]["OPTIONS"]["application_name"] = env_str("DB_APPLICATION_NAME") or "rummy"
-        # Connections come from a pool per process, never one per thread: under daphne every
-        # request runs in a thread of its own, and a connection kept per thread outlived it
-        # (docs/DEPLOY.md, "Database connections"). DB_POOL_SIZE=0: no pool and no kept
-        # connection, for a site behind a pooler such as pgbouncer.
+        # Connections come from a pool per process, never one per thread: under daphne each
+        # request runs in a thread lent to it (rummysite.http), and a connection kept per thread
+        # would sit idle with its thread between requests (docs/DEPLOY.md, "Database
+        # connections"). DB_POOL_SIZE=0: no pool and no kept connection, for a site behind a
+        # pooler such as pgbouncer.
         DB_POOL_SIZE = env_int("DB_POOL_SIZE", 10, minimum=0)
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
         if DB_POOL_SIZE:

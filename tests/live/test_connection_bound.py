@@ -1,7 +1,7 @@
 """A running daphne on PostgreSQL holds at most its pool's connections, whatever arrives: a
-crowd signing up, logging in and reading its wallet at once. Under daphne every request runs in
-a thread of its own; a connection kept per thread outlived it, and forty sign-ups left more
-than forty connections open until PostgreSQL refused new clients (docs/DEPLOY.md, "Database
+crowd signing up, logging in and reading its wallet at once. Under daphne each request runs in
+a thread lent to it; with a connection kept per thread, forty sign-ups at once left more than
+forty connections open until PostgreSQL refused new clients (docs/DEPLOY.md, "Database
 connections")."""
 
 from __future__ import annotations

@@ -356,6 +356,14 @@ def test_the_pages_benchmark_times_both_handlers_on_each_page(tmp_path: Path):
     assert all("Django's" in line and "the site's" in line and "of 2 rounds" in line for line in lines)
 
 
+def test_the_pages_benchmark_times_a_request_while_threads_keep_the_interpreter_busy(tmp_path: Path):
+    done = run_benchmark(
+        tmp_path / "pages.sqlite3", "loadtest.pages", "--rounds", "2", "--requests", "3", "--busy", "1"
+    )
+    lines = [line for line in done.stdout.splitlines() if "wall time a request, 1 thread busy" in line]
+    assert [line.split("  ")[0] for line in lines] == ["log-in page", "lobby", "wallet API"], done.stdout
+
+
 def test_a_step_that_misses_once_is_measured_again_before_it_counts():
     """One stall makes the p99 of a small step: the 10-table step misses once, holds when
     measured again, and the stepping goes on; at 80 it misses twice, and that is the knee."""
