@@ -14,6 +14,7 @@ pool, so counting through it opened a new connection to Redis at every API reque
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from typing import Any
@@ -30,23 +31,19 @@ log = logging.getLogger(__name__)
 WARN_EVERY = 60.0
 _warned_at = [-WARN_EVERY]
 
-#: The process's ``throttles`` cache, made at its first use (:func:`counts`).
-_shared: dict[str, BaseCache] = {}
 
-
+@functools.cache
 def counts() -> BaseCache:
-    """The ``throttles`` cache of this process, shared by every request and thread (a
-    ``RedisCache`` is safe to share: its connection pool hands each call a connection)."""
-    cache = _shared.get("throttles")
-    if cache is None:
-        cache = _shared.setdefault("throttles", caches.create_connection("throttles"))
-    return cache
+    """The ``throttles`` cache of this process, made at its first use and shared by every
+    request and thread (a ``RedisCache`` is safe to share: its connection pool hands each call
+    a connection)."""
+    return caches.create_connection("throttles")
 
 
 def _forget_counts(*, setting: str, **kwargs: Any) -> None:
     """A test that changes ``CACHES`` gets a cache made from its settings."""
     if setting == "CACHES":
-        _shared.clear()
+        counts.cache_clear()
 
 
 setting_changed.connect(_forget_counts)

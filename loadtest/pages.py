@@ -85,6 +85,7 @@ async def _measure(rounds: int, requests: int, wall: bool = False) -> dict[str, 
     # The site's application as daphne loads it: named by the settings (its HTTP through
     # rummysite.http), beside Django's own handler.
     handlers = {"Django's": ASGIHandler(), "the site's": import_string(settings.ASGI_APPLICATION)}
+    clock = time.perf_counter if wall else time.process_time
     cookie = await sync_to_async(_signed_in_cookie)()
     figures: dict[str, dict[str, list[float]]] = {page: {name: [] for name in handlers} for page, *_ in PAGES}
     for page, path, signed_in in PAGES:
@@ -95,7 +96,6 @@ async def _measure(rounds: int, requests: int, wall: bool = False) -> dict[str, 
         for round_ in range(rounds):
             order = list(handlers.items()) if round_ % 2 == 0 else list(reversed(handlers.items()))
             for name, app in order:
-                clock = time.perf_counter if wall else time.process_time
                 started = clock()
                 for _ in range(requests):
                     await get(app, path, cookie if signed_in else b"")

@@ -235,7 +235,8 @@ def test_bots_move_through_the_services_and_players_see_their_moves(people, cloc
             now = await db(state)(table.pk)
             if now.phase is not engine.Phase.PLAYING or now.deal_number > 1:
                 break
-            if await db(turn_of)(table.pk) == str(alice.pk):
+            assert now.deal is not None
+            if now.deal.seats[now.deal.turn].player == str(alice.pk):
                 break
             assert await db(lambda: tasks.play_bots.apply(args=(table.pk,)).get())()
         await conn.snapshot(await db(version)(table.pk))
