@@ -40,10 +40,14 @@ def pytest_configure(config: pytest.Config) -> None:
     """The API's rate-limit counts: in-process tests keep them in this process's memory, where
     each test can clear them (``tests/api/support.py``), as ``make run`` does; clearing the
     Redis one would empty the whole Redis database the other test processes share. A daphne a
-    test starts counts in Redis, under a key prefix of this test process's own."""
+    test starts counts in Redis, under a key prefix of this test process's own. The lobby's
+    counts of players are read afresh at every lobby."""
     from django.conf import settings
 
     settings.CACHES["throttles"] = {"BACKEND": settings.LOCAL_MEMORY_CACHE, "LOCATION": "throttles"}
+    # Each test has a database of its own (a transaction rolled back after it): the lobby's
+    # counts are read afresh, never kept from another test (tests/pages/test_lobby.py keeps them).
+    settings.LOBBY_COUNTS_MS = 0
     os.environ["THROTTLE_KEY_PREFIX"] = f"tests-{uuid.uuid4().hex}"
 
 

@@ -7,13 +7,20 @@ A whole lobby is a few queries whatever the number of templates and tables: the 
 their players counted (correlated counts in the one query), the player's own open tables, the
 money-play check (R-PROT-1..3, a query for a player it does not refuse at once) and, for the
 API, the joinable tables of every template in one windowed query.
+
+The templates with their counts are the same for every player, and every open lobby page asks
+for them again every few seconds (``static/lobby/view.js``), as does every player arriving: a
+process reuses them for ``LOBBY_COUNTS_MS`` (a second) before it counts again. A player's own
+tables, the money-play check and the joinable tables are always read afresh.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, RowNumber
 
@@ -93,12 +100,7 @@ def lobby(user: Any, *, open_tables: bool = False) -> dict[str, Any]:
     is a template with its stake in words and the players at its public tables: ``playing``
     (in a game) and ``waiting`` (seated at a table that has not started). ``open_tables``: each
     row also lists the tables a player may join (the API's answer)."""
-    templates = list(
-        TableTemplate.objects.filter(active=True).annotate(
-            playing=_players((TableStatus.PLAYING,)),
-            waiting=_players((TableStatus.WAITING, TableStatus.STARTING)),
-        )
-    )
+    templates = counted_templates()
     refusal = money_play.refusal(user) if getattr(user, "is_authenticated", False) else None
     if refusal is not None:
         templates = [t for t in templates if t.currency != Currency.INR]
@@ -126,6 +128,29 @@ def lobby(user: Any, *, open_tables: bool = False) -> dict[str, Any]:
         "money_refusal": None if refusal is None else {"code": refusal.code, "message": refusal.message},
         "mine": _my_tables(user),
     }
+
+
+#: When this process last counted the templates' players, and what it found (one tuple, so a
+#: thread reads both halves of the same reading).
+_counted: tuple[float, tuple[TableTemplate, ...]] = (float("-inf"), ())
+
+
+def counted_templates() -> list[TableTemplate]:
+    """The active templates, each annotated with its ``playing`` and ``waiting`` players, read
+    at most once every ``LOBBY_COUNTS_MS`` by this process (0: at every call). The instances are
+    shared with later calls: read them, never change them."""
+    global _counted
+    read_at, templates = _counted
+    now = time.monotonic()
+    if now - read_at >= settings.LOBBY_COUNTS_MS / 1000:
+        templates = tuple(
+            TableTemplate.objects.filter(active=True).annotate(
+                playing=_players((TableStatus.PLAYING,)),
+                waiting=_players((TableStatus.WAITING, TableStatus.STARTING)),
+            )
+        )
+        _counted = (now, templates)
+    return list(templates)
 
 
 def rows(answer: dict[str, Any]) -> list[dict[str, Any]]:

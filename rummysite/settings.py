@@ -157,6 +157,9 @@ GIL_SWITCH_MS = float(env_str("GIL_SWITCH_MS") or 0)
 # Allocations between two passes of the garbage collector over the youngest objects in daphne
 # (rummysite.collector; Python's default 700): 0 leaves Python's.
 GC_YOUNG_THRESHOLD = env_int("GC_YOUNG_THRESHOLD", 10_000, minimum=0)
+# How long a process reuses the lobby's counts of players at each stake (milliseconds; 0: count at
+# every lobby): every open lobby page asks again every 5 seconds (games.lobby).
+LOBBY_COUNTS_MS = env_int("LOBBY_COUNTS_MS", 1000, minimum=0)
 PASSWORD_HASHERS = [
     "accounts.hashers.Argon2PasswordHasher",
     "accounts.hashers.PBKDF2PasswordHasher",

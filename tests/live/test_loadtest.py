@@ -347,13 +347,43 @@ def test_the_in_process_benchmark_plays_moves_and_prints_its_figures(tmp_path: P
     assert moves == 30
 
 
+#: The pages ``loadtest.pages`` times, in its order.
+PAGES = ["log-in page", "lobby", "lobby's refresh", "wallet API"]
+
+
 def test_the_pages_benchmark_times_both_handlers_on_each_page(tmp_path: Path):
     """``python -m loadtest.pages`` (docs/PERFORMANCE.md) serves each page through Django's
     handler and the site's (it stops on any answer but 200) and prints both figures a page."""
     done = run_benchmark(tmp_path / "pages.sqlite3", "loadtest.pages", "--rounds", "2", "--requests", "3")
     lines = [line for line in done.stdout.splitlines() if "CPU a request" in line]
-    assert [line.split("  ")[0] for line in lines] == ["log-in page", "lobby", "wallet API"], done.stdout
+    assert [line.split("  ")[0] for line in lines] == PAGES, done.stdout
     assert all("Django's" in line and "the site's" in line and "of 2 rounds" in line for line in lines)
+
+
+def test_the_pages_benchmark_weighs_a_setting_against_the_site_as_configured(tmp_path: Path):
+    """``--against LOBBY_COUNTS_MS=0``: the site's application with the setting changed stands
+    where Django's handler stood; a setting that is not NAME=VALUE is refused."""
+    done = run_benchmark(
+        tmp_path / "pages.sqlite3",
+        "loadtest.pages",
+        "--rounds",
+        "2",
+        "--requests",
+        "3",
+        "--against",
+        "LOBBY_COUNTS_MS=0",
+    )
+    lines = [line for line in done.stdout.splitlines() if "CPU a request" in line]
+    assert [line.split("  ")[0] for line in lines] == PAGES, done.stdout
+    assert all("LOBBY_COUNTS_MS=0 " in line and "Django's" not in line for line in lines), done.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "loadtest.pages", "--against", "lobby"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 2
+    assert "'lobby' is not NAME=VALUE" in refused.stderr
 
 
 def test_the_pages_benchmark_times_a_request_while_threads_keep_the_interpreter_busy(tmp_path: Path):
@@ -361,7 +391,7 @@ def test_the_pages_benchmark_times_a_request_while_threads_keep_the_interpreter_
         tmp_path / "pages.sqlite3", "loadtest.pages", "--rounds", "2", "--requests", "3", "--busy", "1"
     )
     lines = [line for line in done.stdout.splitlines() if "wall time a request, 1 thread busy" in line]
-    assert [line.split("  ")[0] for line in lines] == ["log-in page", "lobby", "wallet API"], done.stdout
+    assert [line.split("  ")[0] for line in lines] == PAGES, done.stdout
 
 
 def test_a_step_that_misses_once_is_measured_again_before_it_counts():

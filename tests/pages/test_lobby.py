@@ -9,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games import lobby as games_lobby
 from games import services
 from games.bots import fill_with_bots
 from games.lobby import lobby, rows, stake_words, who_words
@@ -110,6 +111,40 @@ def test_each_stake_says_who_is_playing_and_who_is_waiting_and_a_private_table_i
     assert [(t["name"], t["status_words"]) for t in answer["mine"]] == [("Points ₹1", "Playing")]
     assert who_words(0, 0) == "Nobody seated yet"
     assert who_words(4, 1) == "4 playing · 1 waiting"
+
+
+def test_a_process_counts_the_players_at_each_stake_once_a_second_and_a_players_own_tables_always(
+    alice, bob, carol, settings, monkeypatch
+):
+    """Every open lobby page asks again every 5 seconds: a process reuses its counts for
+    ``LOBBY_COUNTS_MS``, then counts again; a player's own tables are never kept."""
+    settings.LOBBY_COUNTS_MS = 1000
+    clock = [1_000.0]
+    monkeypatch.setattr(games_lobby.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(games_lobby, "_counted", (float("-inf"), ()))
+    pool = offer("101 pool ₹25", "pool101", seats=3)
+    for user in (alice, bob, carol):
+        fund(user, 1_000_000)
+
+    def pool_row(user) -> dict:
+        with CaptureQueriesContext(connection) as taken:
+            answer = lobby(user)
+        (row,) = [row for row in rows(answer) if row["name"] == "101 pool ₹25"]
+        return {"who": row["who_words"], "mine": [t["name"] for t in answer["mine"]], "queries": len(taken)}
+
+    first = pool_row(alice)
+    assert first["who"] == "Nobody seated yet"
+    services.play_now(carol, pool)
+    clock[0] += 0.999
+    kept = pool_row(carol)
+    assert kept["who"] == "Nobody seated yet", "within the second: the counts already read"
+    assert kept["mine"] == ["101 pool ₹25"], "a player's own tables are read afresh"
+    assert kept["queries"] == first["queries"] - 1, "the templates' query is the one left out"
+    services.play_now(bob, pool)
+    clock[0] += 0.001
+    fresh = pool_row(alice)
+    assert fresh["who"] == "2 waiting", "a second after the last count: counted again"
+    assert fresh["queries"] == first["queries"]
 
 
 def test_a_lobby_costs_the_same_few_queries_whatever_the_number_of_templates_and_tables(
