@@ -212,6 +212,10 @@ def test_the_page_has_a_tab_per_format_and_play_now_on_every_stake_and_its_live_
         assert f'>{name} <span class="count"' in page
     for template in TableTemplate.objects.all():
         assert f'aria-label="Play now: {template.name}"' in page
+        play = reverse("games:play_now", args=[template.pk])
+        private = reverse("games:open_private", args=[template.pk])
+        assert f'<form method="post" action="{play}" class="play">' in page
+        assert f'<form method="post" action="{private}" class="private">' in page
     assert page.index("₹0.10 a point") < page.index("₹1.00 a point") < page.index("₹5.00 a point")
     assert '<script type="module" src="/static/lobby/main.js">' in page
     live = client.get(reverse("games:lobby_live"))
