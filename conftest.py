@@ -40,8 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """The API's rate-limit counts: in-process tests keep them in this process's memory, where
     each test can clear them (``tests/api/support.py``), as ``make run`` does; clearing the
     Redis one would empty the whole Redis database the other test processes share. A daphne a
-    test starts counts in Redis, under a key prefix of this test process's own. The lobby's
-    counts of players are read afresh at every lobby."""
+    test starts counts in Redis, under a key prefix of this test process's own."""
     from django.conf import settings
 
     settings.CACHES["throttles"] = {"BACKEND": settings.LOCAL_MEMORY_CACHE, "LOCATION": "throttles"}

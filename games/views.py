@@ -62,11 +62,12 @@ def _render_lobby(
     request: AuthenticatedRequest, error: GameError | None = None, error_for: int | None = None
 ) -> HttpResponse:
     answer = lobby_of(request.user)
-    for row in rows(answer):
+    offered = rows(answer)
+    for row in offered:
         row["play_url"], row["private_url"] = stake_urls(row["id"], get_script_prefix())
     context = {
         "lobby": answer,
-        "offered": bool(rows(answer)),
+        "offered": bool(offered),
         # Where money play is off for this player (R-PROT-1..3), they see practice tables only.
         "money_refusal": answer["money_refusal"],
         "error": error,

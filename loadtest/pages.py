@@ -105,10 +105,12 @@ async def _measure(
     # The site's application as daphne loads it: named by the settings (its HTTP through
     # rummysite.http), beside Django's own handler or beside itself with a setting changed.
     site = import_string(settings.ASGI_APPLICATION)
-    stock: dict[str, Any] = {"Django's": (ASGIHandler(), {})}
-    if changed is not None:
-        stock = {f"{changed[0]}={changed[1]}": (site, dict([changed]))}
-    handlers = {**stock, "the site's": (site, {})}
+    if changed is None:
+        handlers: dict[str, tuple[Any, dict[str, Any]]] = {"Django's": (ASGIHandler(), {})}
+    else:
+        name, value = changed
+        handlers = {f"{name}={value}": (site, {name: value})}
+    handlers["the site's"] = (site, {})
     clock = time.perf_counter if wall else time.process_time
     cookie = await sync_to_async(_signed_in_cookie)()
     figures: dict[str, dict[str, list[float]]] = {page: {name: [] for name in handlers} for page, *_ in PAGES}
