@@ -67,6 +67,8 @@ class Viewer:
         self.name, self.cookie, self.token = name, cookie, token
         self.snapshot: dict[str, Any] | None = None
         self.socket: Any = None
+        #: The last frames other than snapshots (acks, errors), for a failure's message.
+        self.others: list[dict[str, Any]] = []
 
     async def open(self, port: int, table_id: int) -> None:
         self.socket = await connect(
@@ -80,6 +82,8 @@ class Viewer:
             frame = json.loads(text)
             if frame.get("type") == "snapshot":
                 self.snapshot = frame
+            elif frame.get("type") not in ("ping", "pong", "presence"):
+                self.others = [*self.others[-4:], frame]
 
     async def send(self, frame: dict[str, Any]) -> None:
         await self.socket.send(json.dumps(frame))
@@ -179,7 +183,10 @@ async def _hand_after(viewer: Viewer, version: int, size: int) -> list[str]:
         if snapshot["v"] > version and len(deal.get("hand") or []) == size:
             return list(deal["hand"])
         await asyncio.sleep(0.05)
-    raise AssertionError(f"{viewer.name} never held {size} cards")
+    raise AssertionError(
+        f"{viewer.name} never held {size} cards after version {version}: the last snapshot's version"
+        f" {viewer.snapshot['v']}, the last other frames {viewer.others}"  # type: ignore[index]
+    )
 
 
 def _same(snapshot: dict[str, Any], rest: dict[str, Any], where: str) -> None:
