@@ -139,6 +139,9 @@ def test_the_rest_view_of_a_table_is_the_websocket_snapshot_at_every_version(sta
                 await compare(since)
                 current = viewers["alice"].snapshot["table"]  # type: ignore[index]
                 if current["phase"] == "finished":
+                    # The game's end may have come after the comparison above: compare it too
+                    # (nothing changes the table any more).
+                    await compare(since)
                     return
                 deal = current.get("deal")
                 if current["phase"] != "playing" or deal is None or deal.get("phase") != "play":
